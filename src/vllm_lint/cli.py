@@ -1,0 +1,323 @@
+"""``vllm-lint``: the command line.
+
+    vllm-lint check [PATH ...]      lint files and folders (default: .)
+    vllm-lint rule VLM105           print a rule's documentation
+    vllm-lint rule --all            list every rule
+
+Exit codes: 0 nothing found, 1 findings (or unreadable files), 2 usage or
+internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import sys
+from pathlib import Path
+
+from vllm_lint import __version__
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def _split_patterns(values: list[str] | None) -> list[str]:
+    patterns: list[str] = []
+    for value in values or []:
+        patterns.extend(part.strip() for part in value.split(",") if part.strip())
+    return patterns
+
+
+def _codes(values: list[str] | None) -> list[str] | None:
+    if values is None:
+        return None
+    return [code.upper() for code in _split_patterns(values)]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="vllm-lint",
+        description="Find vLLM sampling distribution replay configurations that vLLM rejects.",
+    )
+    parser.add_argument("--version", action="version", version=f"vllm-lint {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    check = commands.add_parser("check", help="lint files and folders")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .); - reads stdin")
+    check.add_argument("--target-version", metavar="X.Y[.Z]", help="vLLM release to check against (e.g. 0.33)")
+    check.add_argument("--select", action="append", metavar="CODES", help="codes or prefixes to report (comma-separated)")
+    check.add_argument("--ignore", action="append", metavar="CODES", help="codes or prefixes to skip (comma-separated)")
+    check.add_argument("--extend-select", action="append", metavar="CODES", help=argparse.SUPPRESS)
+    check.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOBS",
+        help="glob patterns of paths to skip, matched against each path component (comma-separated, repeatable)",
+    )
+    check.add_argument("--force-exclude", action="store_true", help="apply excludes to paths named on the command line too")
+    check.add_argument("--output-format", choices=("text", "concise", "full", "json", "github", "sarif"), default="text")
+    check.add_argument("--statistics", action="store_true", help="count findings per rule")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--show-settings", action="store_true", help="print the settings used for the first path, then exit")
+    check.add_argument("--config", metavar="PYPROJECT", help="read [tool.vllm-lint] from this file")
+    check.add_argument("--stdin-filename", metavar="PATH", help="the name of the file read from stdin")
+    check.add_argument("--fix", action="store_true", help="apply safe fixes")
+    check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: also apply unsafe fixes")
+    check.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
+    check.add_argument(
+        "--fix-mode",
+        choices=("keep-replay", "disable-replay"),
+        default="keep-replay",
+        help="keep-replay (default) removes what is incompatible with replay; "
+        "disable-replay removes return_sampling_mask instead (unsafe)",
+    )
+    check.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="lint with N processes (default 1)")
+    check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
+
+    rule = commands.add_parser("rule", help="print a rule's documentation")
+    rule.add_argument("code", nargs="?", help="code or name, e.g. VLM105 or replay-logprobs-mode")
+    rule.add_argument("--all", action="store_true", help="list every rule")
+    return parser
+
+
+# ---------------------------------------------------------------- discovery
+
+
+def is_excluded(path: str, patterns: list[str]) -> bool:
+    normalized = path.replace(os.sep, "/")
+    parts = [part for part in normalized.split("/") if part not in ("", ".")]
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if "/" in pattern:
+            if fnmatch.fnmatch(normalized, pattern) or fnmatch.fnmatch(normalized, f"*/{pattern}") or fnmatch.fnmatch(
+                normalized, f"{pattern}/*"
+            ) or fnmatch.fnmatch(normalized, f"*/{pattern}/*"):
+                return True
+        elif any(fnmatch.fnmatch(part, pattern) for part in parts):
+            return True
+    return False
+
+
+def discover(paths: list[str], excludes: list[str], force_exclude: bool, errors: list) -> list[tuple[str, str]]:
+    """(path, kind) for every file the linter reads, in a stable order."""
+    from vllm_lint.findings import FileError
+    from vllm_lint.lint import file_kind
+
+    found: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def add(path: str, kind: str | None) -> None:
+        if kind is None:
+            return
+        path = os.path.normpath(path)
+        if path not in seen:
+            seen.add(path)
+            found.append((path, kind))
+
+    for root in paths:
+        if root == "-":
+            add(root, "python")
+            continue
+        if force_exclude and is_excluded(root, excludes):
+            continue
+        if os.path.isdir(root):
+            _walk(root, excludes, add, errors)
+        elif os.path.exists(root) or os.path.islink(root):
+            kind = file_kind(root) or ("python" if not os.path.isdir(root) else None)
+            add(root, kind)
+        else:
+            errors.append(FileError(root, "cannot read: no such file or directory"))
+    return found
+
+
+def _walk(root: str, excludes: list[str], add, errors: list) -> None:
+    from vllm_lint.findings import FileError
+    from vllm_lint.lint import file_kind
+
+    visited: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            info = os.stat(directory)
+        except OSError as error:
+            errors.append(FileError(directory, f"cannot read: {error.strerror or error}"))
+            continue
+        key = (info.st_dev, info.st_ino)
+        if key in visited:  # a symlink loop
+            continue
+        visited.add(key)
+        try:
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+        except OSError as error:
+            errors.append(FileError(directory, f"cannot read: {error.strerror or error}"))
+            continue
+        subdirectories = []
+        for entry in entries:
+            path = entry.path
+            if is_excluded(os.path.relpath(path, root) if path != root else entry.name, excludes) or is_excluded(
+                entry.name, excludes
+            ):
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                subdirectories.append(path)
+            else:
+                kind = file_kind(path)
+                if kind is not None:
+                    add(path, kind)
+        stack.extend(reversed(subdirectories))
+
+
+# ------------------------------------------------------------------ check
+
+
+def _settings_for(args) -> tuple:
+    from vllm_lint.config import DEFAULT_EXCLUDES, ConfigError, VersionResolver, load_settings
+    from vllm_lint.versions import Version, VersionError
+
+    first = args.paths[0] if args.paths and args.paths[0] != "-" else "."
+    config_path = Path(args.config) if args.config else None
+    settings = load_settings(Path(first) if os.path.exists(first) else Path("."), config_path)
+    if args.target_version:
+        try:
+            settings.target_version = Version.parse(args.target_version)
+        except VersionError as error:
+            raise ConfigError(str(error)) from error
+        settings.target_version_source = "--target-version"
+    if args.select:
+        settings.select = _codes(args.select)
+    if args.extend_select:
+        settings.select = settings.select + _codes(args.extend_select)
+    if args.ignore:
+        settings.ignore = settings.ignore + _codes(args.ignore)
+    excludes = list(DEFAULT_EXCLUDES) + settings.exclude + _split_patterns(args.exclude)
+    resolver = VersionResolver(settings.target_version, settings.target_version_source)
+    return settings, excludes, resolver
+
+
+def _show_settings(args, settings, excludes, resolver, out) -> int:
+    first = args.paths[0] if args.paths else "."
+    probe = args.stdin_filename or (first if first != "-" else None)
+    if probe and os.path.isdir(probe):
+        probe = os.path.join(probe, "__probe__.py")
+    version, why = resolver.for_path(probe)
+    out.write(f"config file: {settings.config_path or '(none)'}\n")
+    out.write(f"target version: {version.major}.{version.minor} (from {why})\n")
+    out.write(f"select: {', '.join(settings.select)}\n")
+    out.write(f"ignore: {', '.join(settings.ignore) or '(none)'}\n")
+    out.write(f"exclude: {', '.join(excludes)}\n")
+    if settings.per_file_ignores:
+        for pattern, codes in settings.per_file_ignores.items():
+            out.write(f"per-file-ignores: {pattern} = {', '.join(codes)}\n")
+    return EXIT_CLEAN
+
+
+def _select(results, settings) -> None:
+    for result in results:
+        ignored = settings.ignored_for(result.path)
+        result.findings = [
+            f
+            for f in result.findings
+            if settings.enabled(f.code) and not any(f.code.startswith(prefix) for prefix in ignored)
+        ]
+
+
+def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
+    from vllm_lint.lint import FileResult, lint_file, lint_python_bytes
+
+    results: list[FileResult] = []
+    version_for = resolver.for_path
+    if jobs > 1 and len(files) > 1:
+        from vllm_lint.parallel import lint_parallel
+
+        return lint_parallel(files, resolver, jobs)
+    for path, kind in files:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+            name = stdin_name or "-"
+            result = lint_python_bytes(name, data, version_for)
+            results.append(result)
+            continue
+        results.append(lint_file(path, version_for, kind))
+    return results
+
+
+def run_check(args, out=None, err=None) -> int:
+    from vllm_lint import output
+    from vllm_lint.config import ConfigError
+    from vllm_lint.lint import FileResult
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if not args.paths:
+        args.paths = ["."]
+    try:
+        settings, excludes, resolver = _settings_for(args)
+    except ConfigError as error:
+        err.write(f"vllm-lint: error: {error}\n")
+        return EXIT_ERROR
+    if args.show_settings:
+        return _show_settings(args, settings, excludes, resolver, out)
+    missing: list = []
+    files = discover(args.paths, excludes, args.force_exclude, missing)
+    results = [FileResult(e.path, error=e) for e in missing]
+    results += _lint_all(files, resolver, max(1, args.jobs), args.stdin_filename)
+    _select(results, settings)
+
+    if args.fix or args.diff:
+        from vllm_lint.fix.apply import fix_results
+
+        return fix_results(results, args, settings, resolver, out, err)
+
+    if args.statistics:
+        output.write_statistics(results, out)
+    else:
+        output.write(results, args.output_format, out)
+    has_problems = any(r.findings or r.error for r in results)
+    if args.output_format in ("text", "concise", "full") and not args.quiet and not args.statistics:
+        out.write(output.summary(results) + "\n")
+    if args.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if has_problems else EXIT_CLEAN
+
+
+def run_rule(args, out=None) -> int:
+    from vllm_lint.rules import ALL_RULES, lookup
+
+    out = out or sys.stdout
+    if args.all or not args.code:
+        for rule in ALL_RULES:
+            out.write(f"{rule.code}  {rule.name:<38} {rule.summary} (vLLM {rule.versions})\n")
+        return EXIT_CLEAN
+    rule = lookup(args.code)
+    if rule is None:
+        sys.stderr.write(f"vllm-lint: error: unknown rule {args.code!r}\n")
+        return EXIT_ERROR
+    out.write(f"# {rule.code} {rule.name}\n\n")
+    out.write(f"vLLM versions: {rule.versions}. Fix: {rule.fix_safety or 'none'}.\n\n")
+    out.write(rule.doc.strip() + "\n")
+    return EXIT_CLEAN
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "check":
+            return run_check(args)
+        if args.command == "rule":
+            return run_rule(args)
+        parser.print_help()
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_CLEAN
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

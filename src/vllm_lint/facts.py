@@ -1,0 +1,222 @@
+"""Three-valued facts about one engine construction or one request.
+
+Every setting a rule looks at is one of
+
+* ``Known(value, origin)`` -- the value is certain, and ``origin`` says where it
+  was written (a keyword, a dict entry, a command-line flag, a YAML key);
+* ``ABSENT`` -- nothing sets it, so vLLM's default applies;
+* ``UNKNOWN`` -- it comes from runtime data (a parameter, ``args.x``, an
+  unresolved ``**mapping``, a branch on runtime data).  Rules stay silent.
+
+Values inside containers follow the same scheme: a ``Mapping`` holds a fact
+per key and knows whether keys it has not seen may exist; a list is a plain
+Python list whose elements may be ``UNKNOWN``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+class _Marker:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> str:
+        return self.name
+
+    def __deepcopy__(self, memo: dict) -> _Marker:
+        return self
+
+    def __copy__(self) -> _Marker:
+        return self
+
+
+UNKNOWN: Any = _Marker("UNKNOWN")
+ABSENT: Any = _Marker("ABSENT")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A source range: 1-based lines, 0-based columns (as Python's ``ast``)."""
+
+    line: int
+    col: int
+    end_line: int | None = None
+    end_col: int | None = None
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a value was written.
+
+    ``kind`` names the syntax: ``keyword``, ``positional``, ``dict-entry``,
+    ``subscript``, ``call-keyword`` (``d.update(k=v)``), ``attribute``,
+    ``flag`` (command line), ``config-key`` (YAML).  ``container`` identifies
+    the dict the entry belongs to, so a fixer can tell whether the dict feeds
+    one engine only.
+    """
+
+    span: Span
+    kind: str
+    container: int | None = None
+    path: str | None = None  # set when the value was written in another file
+
+
+@dataclass(frozen=True)
+class Known:
+    value: Any
+    origin: Origin | None = None
+
+
+Fact = Union[Known, Any]  # Known | ABSENT | UNKNOWN
+
+
+@dataclass
+class Mapping:
+    """A dict value: a fact per key; ``complete`` says unseen keys are absent."""
+
+    items: dict[str, Fact] = field(default_factory=dict)
+    complete: bool = True
+
+    def get(self, key: str) -> Fact:
+        if key in self.items:
+            return self.items[key]
+        return ABSENT if self.complete else UNKNOWN
+
+    def truthy(self) -> bool | None:
+        """Whether ``bool(d)`` is certain: ``None`` when unknown."""
+        if self.items:
+            return True
+        return False if self.complete else None
+
+
+def is_known(fact: Fact) -> bool:
+    return isinstance(fact, Known)
+
+
+def truthiness(value: Any) -> bool | None:
+    """``bool(value)`` where certain, else ``None``."""
+    if value is UNKNOWN:
+        return None
+    if isinstance(value, Mapping):
+        return value.truthy()
+    if isinstance(value, (list, tuple)):
+        return bool(value)
+    if isinstance(value, (bool, int, float, str, bytes)) or value is None:
+        return bool(value)
+    return None
+
+
+_PYDANTIC_TRUE = {"1", "on", "t", "true", "y", "yes"}
+_PYDANTIC_FALSE = {"0", "off", "f", "false", "n", "no"}
+
+
+def as_bool(value: Any) -> bool | None:
+    """The bool a pydantic (lax) ``bool`` field makes of ``value``; ``None`` if unknown or invalid."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, float) and value in (0.0, 1.0):
+        return bool(value)
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in _PYDANTIC_TRUE:
+            return True
+        if lowered in _PYDANTIC_FALSE:
+            return False
+    return None
+
+
+def known_bool(fact: Fact, default: bool | None = False) -> bool | None:
+    """A boolean setting as vLLM sees it: ``default`` when absent, ``None`` if unknown."""
+    if fact is ABSENT:
+        return default
+    if isinstance(fact, Known):
+        if fact.value is None:
+            return default
+        return as_bool(fact.value)
+    return None
+
+
+def known_number(fact: Fact) -> float | None:
+    if isinstance(fact, Known) and isinstance(fact.value, (int, float)) and not isinstance(fact.value, bool):
+        return fact.value
+    return None
+
+
+@dataclass
+class EngineFacts:
+    """What one engine receives.
+
+    ``fields`` holds the settings that were written (or resolved); a field not
+    in it is ``ABSENT`` unless ``open`` (an unresolved ``**mapping``, a
+    ``from_cli_args`` namespace) makes every unwritten field ``UNKNOWN``.
+    ``env`` is the state of environment variables when the engine is built.
+    ``anchor`` is where findings about missing settings point.
+    """
+
+    kind: str
+    anchor: Span
+    fields: dict[str, Fact] = field(default_factory=dict)
+    # Where each present setting was written, known value or not.
+    written: dict[str, Origin] = field(default_factory=dict)
+    open: bool = False
+    env: dict[str, Fact] = field(default_factory=dict)
+    env_open: bool = False
+    # Which front end produced the facts: "python" or "command-line".
+    source: str = "python"
+
+    def get(self, name: str) -> Fact:
+        if name in self.fields:
+            return self.fields[name]
+        return UNKNOWN if self.open else ABSENT
+
+    def get_env(self, name: str) -> Fact:
+        if name in self.env:
+            return self.env[name]
+        return UNKNOWN if self.env_open else ABSENT
+
+    def present(self, name: str) -> bool:
+        """The setting is certainly passed (whatever its value)."""
+        return name in self.written or isinstance(self.fields.get(name), Known)
+
+    def location_of(self, name: str) -> Span:
+        """Where the setting is written in the constructor call itself, else the anchor."""
+        return _location(self.written.get(name), self.anchor)
+
+
+@dataclass
+class RequestFacts:
+    """One ``SamplingParams`` that reaches an engine."""
+
+    anchor: Span
+    engine: EngineFacts
+    fields: dict[str, Fact] = field(default_factory=dict)
+    written: dict[str, Origin] = field(default_factory=dict)
+    open: bool = False
+
+    def get(self, name: str) -> Fact:
+        if name in self.fields:
+            return self.fields[name]
+        return UNKNOWN if self.open else ABSENT
+
+    def location_of(self, name: str) -> Span:
+        return _location(self.written.get(name), self.anchor)
+
+
+# Origins that are part of the constructor call or command line itself.
+_DIRECT_KINDS = frozenset({"keyword", "positional", "flag", "config-key"})
+
+
+def _location(origin: Origin | None, anchor: Span) -> Span:
+    if origin is not None and origin.path is None and origin.kind in _DIRECT_KINDS:
+        return origin.span
+    return anchor

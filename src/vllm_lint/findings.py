@@ -1,0 +1,59 @@
+"""Findings: what a rule reports, where, and what a fixer may change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vllm_lint.facts import Origin, Span
+
+
+@dataclass
+class Edit:
+    """Replace ``content`` between two 1-based (row, column) positions, as in ruff's JSON."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    content: str
+
+
+@dataclass
+class Fix:
+    applicability: str  # "safe" or "unsafe"
+    message: str
+    edits: list[Edit] = field(default_factory=list)
+
+
+@dataclass
+class Finding:
+    code: str
+    name: str
+    message: str  # without the code; front ends prefix it
+    span: Span
+    # The value a fixer would change, and what it would do: a rule-specific action
+    # name ("set-processed-logprobs", "remove", ...) that the fixers interpret.
+    origin: Origin | None = None
+    fix_action: str | None = None
+    fix_safety: str | None = None
+    fix: Fix | None = None
+    path: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.code} {self.message}"
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.span.line, self.span.col, self.code)
+
+
+@dataclass
+class FileError:
+    """A file that could not be read or parsed: one diagnostic, the run goes on."""
+
+    path: str
+    reason: str
+    line: int = 1
+    col: int = 0
+
+    @property
+    def text(self) -> str:
+        return f"cannot parse: {self.reason}"

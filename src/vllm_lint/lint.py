@@ -1,0 +1,147 @@
+"""Lint one file: read it, pick its front end, analyse, apply ``# noqa``.
+
+Nothing here imports libcst, astroid or YAML: those load only when a file
+needs them.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from dataclasses import dataclass, field
+
+from vllm_lint.findings import FileError, Finding
+from vllm_lint.versions import Version
+
+MAX_FILE_BYTES = 64 * 1024 * 1024  # larger files are reported, not read
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    error: FileError | None = None
+    source: str | None = None  # decoded text, kept for output with context and for fixing
+    newline: str = "\n"
+
+
+def python_kind(path: str) -> bool:
+    return path.endswith((".py", ".pyi"))
+
+
+def decode_python(data: bytes) -> str:
+    """Decode Python source as the interpreter would (PEP 263 cookie, BOM)."""
+    import io
+    import tokenize
+
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode(encoding)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def _describe_decode_error(error: Exception) -> str:
+    if isinstance(error, UnicodeDecodeError):
+        return f"invalid {error.encoding} bytes at offset {error.start}"
+    return str(error)
+
+
+def parse_python(source: str, path: str) -> ast.Module:
+    return ast.parse(source, filename=path)
+
+
+def analyze_python_source(source: str, path: str, version: Version) -> list[Finding]:
+    """Findings of a decoded Python source, before ``# noqa`` and selection."""
+    from vllm_lint.python import analyze_tree
+
+    tree = parse_python(source, path)
+    return analyze_tree(tree, version)
+
+
+def syntax_error_reason(error: SyntaxError) -> str:
+    where = f" (line {error.lineno})" if error.lineno else ""
+    return f"syntax error: {error.msg}{where}"
+
+
+def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True) -> FileResult:
+    from vllm_lint.python import may_have_findings
+
+    result = FileResult(path)
+    if not may_have_findings(data):
+        return result
+    if b"\0" in data:
+        result.error = FileError(path, "binary file (contains NUL bytes)")
+        return result
+    try:
+        source = decode_python(data)
+    except (UnicodeDecodeError, SyntaxError, LookupError) as error:
+        result.error = FileError(path, _describe_decode_error(error))
+        return result
+    result.source = source
+    result.newline = "\r\n" if "\r\n" in source[:10000] else "\n"
+    version, _ = version_for(path)
+    try:
+        findings = analyze_python_source(source, path, version)
+    except SyntaxError as error:
+        result.error = FileError(path, syntax_error_reason(error), error.lineno or 1, max((error.offset or 1) - 1, 0))
+        return result
+    except (RecursionError, MemoryError):
+        result.error = FileError(path, "too deeply nested to analyse")
+        return result
+    except ValueError as error:  # e.g. NUL bytes after decoding
+        result.error = FileError(path, str(error))
+        return result
+    for finding in findings:
+        finding.path = path
+    if noqa and findings:
+        findings = apply_python_noqa(findings, source)
+    result.findings = findings
+    return result
+
+
+def apply_python_noqa(findings: list[Finding], source: str) -> list[Finding]:
+    from vllm_lint.noqa import python_noqa_for, suppressed
+
+    lines = source.splitlines()
+    lookup = python_noqa_for(source, lines)
+    return [f for f in findings if not suppressed(f.code, lookup(f.span.line))]
+
+
+def read_file(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    size = os.path.getsize(path)
+    if size > MAX_FILE_BYTES:
+        raise OSError(f"file too large ({size} bytes; limit {MAX_FILE_BYTES})")
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def lint_file(path: str, version_for, kind: str | None = None) -> FileResult:
+    """Lint one file of any kind the linter reads."""
+    try:
+        data = read_file(path)
+    except (OSError, MemoryError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        return FileResult(path, error=FileError(path, f"cannot read: {reason}"))
+    kind = kind or file_kind(path, data)
+    if kind == "python":
+        return lint_python_bytes(path, data, version_for)
+    if kind is None:
+        return FileResult(path)
+    from vllm_lint.commandline import lint_command_file
+
+    return lint_command_file(path, data, kind, version_for)
+
+
+def file_kind(path: str, data: bytes | None = None) -> str | None:
+    """Which front end reads a file, or None."""
+    if python_kind(path):
+        return "python"
+    try:
+        from vllm_lint.commandline.kinds import command_file_kind
+    except ImportError:
+        return None
+    return command_file_kind(path, data)

@@ -1,0 +1,205 @@
+"""Abstract values the Python resolver tracks while it walks a scope.
+
+Constants are plain Python values; ``UNKNOWN`` is anything runtime-dependent.
+Mutable containers and vLLM objects are small classes here, so that aliases
+(``a = kw``) see each other's mutations, and branches can be forked and joined.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from dataclasses import dataclass, field
+
+from vllm_lint.facts import UNKNOWN, EngineFacts, Known, Mapping, Origin, Span
+
+_allocations = itertools.count(1)
+
+
+def new_alloc() -> int:
+    return next(_allocations)
+
+
+@dataclass
+class Slot:
+    """A written value and where it was written."""
+
+    value: object
+    origin: Origin | None
+
+
+class DictObj:
+    """A ``dict`` whose keys are known strings.  ``complete=False``: unseen keys may exist."""
+
+    __slots__ = ("alloc", "items", "complete", "escaped", "feeds")
+
+    def __init__(self, items: dict[str, Slot] | None = None, complete: bool = True, alloc: int | None = None):
+        self.alloc = alloc if alloc is not None else new_alloc()
+        self.items: dict[str, Slot] = items if items is not None else {}
+        self.complete = complete
+        self.escaped = False
+        self.feeds = 0  # how many engines or other dicts read it
+
+    def forget(self) -> None:
+        """Anything may have happened to it (an unknown call mutated it)."""
+        self.items = {}
+        self.complete = False
+        self.escaped = True
+
+    def __deepcopy__(self, memo: dict) -> DictObj:
+        copy = DictObj({}, self.complete, self.alloc)
+        memo[id(self)] = copy
+        copy.items = {key: Slot(_deepcopy(slot.value, memo), slot.origin) for key, slot in self.items.items()}
+        copy.escaped = self.escaped
+        copy.feeds = self.feeds
+        return copy
+
+
+class ListObj:
+    """A list or tuple; ``exact=False``: more elements of unknown value may exist."""
+
+    __slots__ = ("alloc", "elems", "exact", "node")
+
+    def __init__(self, elems: list | None = None, exact: bool = True, node: ast.AST | None = None, alloc: int | None = None):
+        self.alloc = alloc if alloc is not None else new_alloc()
+        self.elems = elems if elems is not None else []
+        self.exact = exact
+        self.node = node
+
+    def forget(self) -> None:
+        self.elems = []
+        self.exact = False
+
+    def __deepcopy__(self, memo: dict) -> ListObj:
+        copy = ListObj([], self.exact, self.node, self.alloc)
+        memo[id(self)] = copy
+        copy.elems = [_deepcopy(e, memo) for e in self.elems]
+        return copy
+
+
+class ObjectArgs:
+    """An ``EngineArgs``/``AsyncEngineArgs``/``*Config``/``SamplingParams`` object.
+
+    ``slots`` are the fields written (constructor keywords, attribute
+    assignments); ``open`` means unwritten fields are unknown (an unresolved
+    ``**mapping``, ``from_cli_args``, an escape into unknown code).
+    """
+
+    __slots__ = ("kind", "node", "anchor", "slots", "open", "env", "facts")
+
+    def __init__(self, kind: str, node: ast.AST, anchor: Span, slots: dict[str, Slot], open_: bool, env=None):
+        self.kind = kind
+        self.node = node
+        self.anchor = anchor
+        self.slots = slots
+        self.open = open_
+        self.env = env
+        self.facts: EngineFacts | None = None  # set once it has built an engine
+
+    def __deepcopy__(self, memo: dict) -> ObjectArgs:
+        copy = ObjectArgs(self.kind, self.node, self.anchor, {}, self.open, self.env)
+        memo[id(self)] = copy
+        copy.slots = {key: Slot(_deepcopy(slot.value, memo), slot.origin) for key, slot in self.slots.items()}
+        copy.facts = self.facts
+        return copy
+
+
+@dataclass(eq=False)
+class EngineObj:
+    """A running engine (``LLM(...)``, ``AsyncLLM.from_engine_args(...)``); facts may be unknown."""
+
+    facts: EngineFacts | None
+
+
+@dataclass(eq=False)
+class VllmConfigObj:
+    facts: EngineFacts | None
+
+
+@dataclass(frozen=True)
+class StdName:
+    """A standard-library module or function the resolver understands (``os``, ``os.environ``, ``json.loads``)."""
+
+    path: str
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+
+
+@dataclass(eq=False)
+class FunctionRef:
+    node: ast.AST
+    scope: object = None
+    class_node: ast.AST | None = None
+
+
+@dataclass(eq=False)
+class ClassRef:
+    node: ast.AST
+
+
+@dataclass(eq=False)
+class PartialObj:
+    """``functools.partial(<vLLM class>, ...)``."""
+
+    target: object
+    slots: dict[str, Slot] = field(default_factory=dict)
+    open: bool = False
+
+
+_IMMUTABLE = (str, bytes, int, float, bool, type(None))
+
+
+def _deepcopy(value: object, memo: dict) -> object:
+    if isinstance(value, (DictObj, ListObj, ObjectArgs)):
+        existing = memo.get(id(value))
+        if existing is not None:
+            return existing
+        return value.__deepcopy__(memo)
+    return value
+
+
+def copy_value(value: object, memo: dict) -> object:
+    return _deepcopy(value, memo)
+
+
+def same_constant(a: object, b: object) -> bool:
+    return type(a) is type(b) and isinstance(a, _IMMUTABLE) and a == b
+
+
+def to_fact_value(value: object, seen: set[int] | None = None) -> object:
+    """Turn an abstract value into the front-end-neutral form rules read."""
+    if isinstance(value, _IMMUTABLE):
+        return value
+    if seen is None:
+        seen = set()
+    if isinstance(value, DictObj):
+        if id(value) in seen:
+            return UNKNOWN
+        seen.add(id(value))
+        mapping = Mapping({}, value.complete)
+        for key, slot in value.items.items():
+            inner = to_fact_value(slot.value, seen)
+            mapping.items[key] = UNKNOWN if inner is UNKNOWN else Known(inner, slot.origin)
+        return mapping
+    if isinstance(value, ListObj):
+        if id(value) in seen:
+            return UNKNOWN
+        seen.add(id(value))
+        elems = [to_fact_value(e, seen) for e in value.elems]
+        if not value.exact:
+            if not elems:
+                return UNKNOWN
+            elems.append(UNKNOWN)
+        return elems
+    if isinstance(value, ObjectArgs) and value.kind == "SpeculativeConfig":
+        mapping = Mapping({}, not value.open)
+        for key, slot in value.slots.items():
+            inner = to_fact_value(slot.value, seen)
+            mapping.items[key] = UNKNOWN if inner is UNKNOWN else Known(inner, slot.origin)
+        return mapping
+    if isinstance(value, (ClassRef, FunctionRef)):
+        return value  # a class or function object: non-empty, opaque
+    return UNKNOWN

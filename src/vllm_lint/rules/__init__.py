@@ -1,0 +1,51 @@
+"""All rules, by code.  One module per rule; each module documents itself."""
+
+from __future__ import annotations
+
+from vllm_lint.rules import (
+    flag_unavailable,
+    non_upstream_flag,
+    replay_batch_sharded_sampling,
+    replay_diffusion_model,
+    replay_logits_processors,
+    replay_logprobs_mode,
+    replay_request_temperature,
+    replay_request_top_k,
+    replay_requires_v2_runner,
+    replay_speculative_decoding,
+    trace_replay_requires_v2_runner,
+    trace_request_speculative_decoding,
+    trace_request_without_trace_replay,
+)
+from vllm_lint.rules.base import Rule
+
+ALL_RULES: tuple[Rule, ...] = tuple(
+    sorted(
+        (
+            module.RULE
+            for module in (
+                replay_requires_v2_runner,
+                replay_speculative_decoding,
+                replay_diffusion_model,
+                replay_logits_processors,
+                replay_logprobs_mode,
+                replay_batch_sharded_sampling,
+                trace_replay_requires_v2_runner,
+                replay_request_temperature,
+                replay_request_top_k,
+                trace_request_without_trace_replay,
+                trace_request_speculative_decoding,
+                flag_unavailable,
+                non_upstream_flag,
+            )
+        ),
+        key=lambda rule: rule.code,
+    )
+)
+RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
+RULES_BY_NAME = {rule.name: rule for rule in ALL_RULES}
+
+
+def lookup(code_or_name: str) -> Rule | None:
+    key = code_or_name.strip()
+    return RULES_BY_CODE.get(key.upper()) or RULES_BY_NAME.get(key.lower())

@@ -1,0 +1,67 @@
+"""## What it does
+Checks for replay flags the target vLLM release does not have:
+`return_sampling_mask` before 0.28, `enable_trace_replay` and
+`enable_batch_sharded_sampling` before 0.29. The keyword is reported whatever
+its value.
+
+## Why is this bad?
+`EngineArgs` is a plain dataclass: vLLM raises
+`TypeError: EngineArgs.__init__() got an unexpected keyword argument ...`
+(the server: `unrecognized arguments`). Upgrade vLLM or drop the flag.
+
+## Example
+```python
+from vllm import LLM
+
+# target-version: 0.27
+llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+```
+
+## Use instead
+```python
+from vllm import LLM
+
+# target-version: 0.28
+llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+```
+
+## Fix safety
+No automatic fix: upgrade vLLM (pin `vllm>=0.28`) rather than drop the feature.
+
+## Versions
+All releases; which flags it reports depends on the release.
+"""
+
+from vllm_lint.rules.base import Rule
+from vllm_lint.versions import ALL_VERSIONS, Version
+
+FIRST_RELEASE = {
+    "return_sampling_mask": Version(0, 28),
+    "enable_trace_replay": Version(0, 29),
+    "enable_batch_sharded_sampling": Version(0, 29),
+}
+
+
+def check(facts, version):
+    for name, first in FIRST_RELEASE.items():
+        if version.release >= first.release:
+            continue
+        if not facts.present(name):
+            continue
+        yield RULE.finding(
+            f"{name} does not exist in vLLM {version.major}.{version.minor} (added in "
+            f"{first.major}.{first.minor}); vLLM raises TypeError: unexpected keyword argument "
+            f"'{name}'. Upgrade vLLM or remove it",
+            facts.location_of(name),
+        )
+
+
+RULE = Rule(
+    code="VLM301",
+    name="flag-unavailable",
+    summary="a replay flag the target vLLM release does not have",
+    versions=ALL_VERSIONS,
+    scope="engine",
+    check=check,
+    doc=__doc__,
+)

@@ -1,0 +1,74 @@
+"""## What it does
+Checks for `return_sampling_mask=True` on a diffusion language model: an
+`hf_overrides` that sets `canvas_length` (vLLM's own test for a diffusion
+model), or a model id containing `diffusiongemma` (case-insensitive), the only
+diffusion family vLLM registers. `diffusion_config` alone does not make a
+model a diffusion model.
+
+## Why is this bad?
+Diffusion models do not sample token by token from a filtered distribution.
+vLLM refuses to start:
+`ValueError: sampling distribution replay does not support diffusion models`.
+
+## Example
+```python
+from vllm import LLM
+
+llm = LLM("google/diffusiongemma-26B-A4B-it", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+```
+
+## Use instead
+```python
+from vllm import LLM
+
+llm = LLM("google/gemma-3-27b-it", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+```
+
+## Fix safety
+No automatic fix: the model is the user's choice.
+
+## Versions
+0.28+.
+"""
+
+from vllm_lint.facts import Known, Mapping
+from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.versions import since
+
+DIFFUSION_MODEL_MARKER = "diffusiongemma"
+
+
+def _diffusion_reason(facts):
+    overrides = facts.get("hf_overrides")
+    if isinstance(overrides, Known) and isinstance(overrides.value, Mapping):
+        canvas = overrides.value.get("canvas_length")
+        if isinstance(canvas, Known) and canvas.value is not None:
+            return "hf_overrides", "hf_overrides sets canvas_length, which makes any model a diffusion model"
+    model = facts.get("model")
+    if isinstance(model, Known) and isinstance(model.value, str) and DIFFUSION_MODEL_MARKER in model.value.lower():
+        return "model", f'"{model.value}" is a diffusion model'
+    return None
+
+
+def check(facts, version):
+    if not replay_on(facts):
+        return
+    reason = _diffusion_reason(facts)
+    if reason:
+        name, why = reason
+        yield RULE.finding(
+            f"return_sampling_mask=True cannot be used with a diffusion model: {why}; "
+            f"vLLM refuses to start: {quote('R3')}",
+            facts.location_of(name),
+        )
+
+
+RULE = Rule(
+    code="VLM103",
+    name="replay-diffusion-model",
+    summary="sampling distribution replay on a diffusion language model",
+    versions=since("0.28"),
+    scope="engine",
+    check=check,
+    doc=__doc__,
+)

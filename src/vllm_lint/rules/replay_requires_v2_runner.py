@@ -1,0 +1,71 @@
+"""## What it does
+Checks for engines with `return_sampling_mask=True` that vLLM will run on
+Model Runner V1: `VLLM_USE_V2_MODEL_RUNNER=0` set in the code before the
+engine is built, or a feature the release's V2 runner lacks, which makes vLLM
+fall back to V1 (0.33: speculative method `suffix`/`custom_class`,
+`external_launcher` with pipeline parallelism, parallel drafting, heterogeneous
+vocabularies; 0.28-0.30 also custom logits processors and more speculative
+methods).
+
+## Why is this bad?
+Only Model Runner V2 can return sampling masks. vLLM refuses to start:
+`ValueError: sampling distribution replay requires Model Runner V2`.
+vLLM checks this before every other replay precondition, so it is the error
+you see first.
+
+## Example
+```python
+import os
+os.environ["VLLM_USE_V2_MODEL_RUNNER"] = "0"
+
+from vllm import LLM
+
+# target-version: 0.33
+llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+```
+
+## Use instead
+```python
+import os
+os.environ["VLLM_USE_V2_MODEL_RUNNER"] = "1"
+
+from vllm import LLM
+
+# target-version: 0.33
+llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+```
+
+## Fix safety
+No automatic fix: the runner choice is made by the environment or by another
+feature; the message names it.
+
+## Versions
+0.28-0.33. vLLM 0.34 removed Model Runner V1 and the variable.
+"""
+
+from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.runner import choose_runner
+from vllm_lint.versions import since
+
+
+def check(facts, version):
+    if not replay_on(facts):
+        return
+    choice = choose_runner(facts, version)
+    if choice.v1:
+        yield RULE.finding(
+            f"return_sampling_mask needs Model Runner V2, but {choice.reason}; "
+            f"vLLM refuses to start: {quote('R1')}",
+            facts.anchor,
+        )
+
+
+RULE = Rule(
+    code="VLM101",
+    name="replay-requires-v2-runner",
+    summary="sampling distribution replay on an engine that runs Model Runner V1",
+    versions=since("0.28", "0.33"),
+    scope="engine",
+    check=check,
+    doc=__doc__,
+)

@@ -1,0 +1,105 @@
+"""vLLM release versions the rules know, and version ranges for rules.
+
+A rule's behaviour is keyed by the *minor* release (0.33.0 and 0.33.1 share one
+profile).  A target newer than the newest known release uses the newest profile;
+one older than the first known release uses the oldest.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Minor releases whose sources the rules were read from, oldest first.
+KNOWN_RELEASES: tuple[tuple[int, int], ...] = (
+    (0, 27),
+    (0, 28),
+    (0, 29),
+    (0, 30),
+    (0, 31),
+    (0, 32),
+    (0, 33),
+    (0, 34),
+)
+NEWEST = KNOWN_RELEASES[-1]
+OLDEST = KNOWN_RELEASES[0]
+
+_VERSION_RE = re.compile(r"^\s*v?(\d+)\.(\d+)(?:\.(\d+))?(\S*)\s*$")
+
+
+class VersionError(ValueError):
+    """A target version string that is not a vLLM version."""
+
+
+@dataclass(frozen=True, order=True)
+class Version:
+    major: int
+    minor: int
+    patch: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> Version:
+        match = _VERSION_RE.match(text)
+        if not match:
+            raise VersionError(f"not a vLLM version: {text!r} (expected e.g. 0.33 or 0.33.1)")
+        major, minor, patch, _suffix = match.groups()
+        return cls(int(major), int(minor), int(patch or 0))
+
+    @property
+    def release(self) -> tuple[int, int]:
+        """The known release profile this version uses."""
+        key = (self.major, self.minor)
+        if key > NEWEST:
+            return NEWEST
+        if key < OLDEST:
+            return OLDEST
+        return key
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}.{self.patch}"
+
+
+NEWEST_VERSION = Version(*NEWEST)
+
+
+@dataclass(frozen=True)
+class VersionRange:
+    """Inclusive range of minor releases; ``last=None`` means still true in the newest."""
+
+    first: tuple[int, int] | None = None
+    last: tuple[int, int] | None = None
+
+    def __contains__(self, version: Version) -> bool:
+        release = version.release
+        if self.first is not None and release < self.first:
+            return False
+        if self.last is not None and release > self.last:
+            return False
+        return True
+
+    def __str__(self) -> str:
+        first = "" if self.first is None else "%d.%d" % self.first
+        if self.last is None:
+            return f"{first}+" if first else "all"
+        last = "%d.%d" % self.last
+        return f"{first}–{last}" if first else f"up to {last}"
+
+
+def since(major_minor: str, until: str | None = None) -> VersionRange:
+    """``since("0.30", "0.33")`` is 0.30 through 0.33 inclusive."""
+
+    def key(text: str) -> tuple[int, int]:
+        version = Version.parse(text)
+        return (version.major, version.minor)
+
+    return VersionRange(key(major_minor), key(until) if until else None)
+
+
+def before(major_minor: str) -> VersionRange:
+    """Releases strictly older than ``major_minor``."""
+    version = Version.parse(major_minor)
+    index = KNOWN_RELEASES.index((version.major, version.minor))
+    return VersionRange(None, KNOWN_RELEASES[index - 1])
+
+
+ALL_VERSIONS = VersionRange()
