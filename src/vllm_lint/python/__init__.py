@@ -27,4 +27,11 @@ def analyze_tree(tree: ast.Module, version: Version) -> list[Finding]:
 
     analysis = ModuleAnalysis(tree)
     analysis.run()
-    return check_facts(analysis.engines, analysis.requests, version)
+    findings = check_facts(analysis.engines, analysis.requests, version)
+    for finding in findings:
+        origin = finding.origin
+        if origin is not None and origin.container is not None and analysis.shared_container(origin.container):
+            # The dict feeds more than this engine: report, but do not offer an edit.
+            finding.fix_action = None
+            finding.fix_safety = None
+    return findings

@@ -250,6 +250,7 @@ class ModuleAnalysis:
         self._pending_functions: list[tuple[ast.AST, Scope]] = []
         self._class_attrs: dict[tuple[int, str], list[object]] = {}
         self._pending_self_requests: list[tuple[int, str, ast.Call, object]] = []
+        self.dict_feeds: dict[int, int] = {}
         self._volatile: set[str] = set()
         self._volatile_env = False
         self._depth = 0
@@ -725,7 +726,7 @@ class ModuleAnalysis:
         if isinstance(base, VllmModule):
             return symbols.attribute_of(base, node.attr)
         if isinstance(base, StdName):
-            return StdName(f"{base.path}.{node.attr}") if base.path in ("os", "json", "copy", "functools", "typing") else UNKNOWN
+            return StdName(f"{base.path}.{node.attr}") if base.path in ("os", "os.environ", "json", "copy", "functools", "typing") else UNKNOWN
         if isinstance(base, ObjectArgs):
             slot = base.slots.get(node.attr)
             if slot is not None:
@@ -780,6 +781,7 @@ class ModuleAnalysis:
                     result.elems.extend(inner.elems)
                     result.exact = result.exact and inner.exact
                 else:
+                    self._escape(inner)
                     result.exact = False
             else:
                 value = self._eval(elt)
@@ -865,7 +867,9 @@ class ModuleAnalysis:
         return UNKNOWN
 
     def _eval_JoinedStr(self, node: ast.JoinedStr) -> object:
-        self._eval_children(node)
+        for child in ast.walk(node):
+            if isinstance(child, ast.FormattedValue):
+                self._eval(child.value)  # formatting reads, it does not change
         return UNKNOWN
 
     def _eval_Lambda(self, node: ast.Lambda) -> object:
@@ -956,10 +960,10 @@ class ModuleAnalysis:
         if isinstance(value, DictObj):
             if value.escaped:
                 return
-            value.escaped = True
-            value.feeds += 1
             for slot in value.items.values():
                 self._escape(slot.value)
+            value.forget()  # unknown code may change it
+            self._feed(value)
             return
         if isinstance(value, ListObj):
             for elem in value.elems:
@@ -972,7 +976,15 @@ class ModuleAnalysis:
 
     def _note_feed(self, value: object) -> None:
         if isinstance(value, DictObj):
-            value.feeds += 1
+            self._feed(value)
+
+    def _feed(self, value: DictObj) -> None:
+        """Count a reader of a dict: an engine, another dict, unknown code."""
+        self.dict_feeds[value.alloc] = self.dict_feeds.get(value.alloc, 0) + 1
+
+    def shared_container(self, alloc: int | None) -> bool:
+        """The dict an entry was written in feeds more than one reader: editing it is not local."""
+        return alloc is not None and self.dict_feeds.get(alloc, 0) != 1
 
     def _builtin_call(self, name: str, node: ast.Call) -> object:
         if name == "dict":
@@ -1054,7 +1066,8 @@ class ModuleAnalysis:
             if not isinstance(key, str):
                 self.state.env, self.state.env_open = {}, True
                 return UNKNOWN
-            current = self._env_get(key)
+            # Counts as set: the variable is taken as unset unless this code set it.
+            current = self.state.env.get(key, UNKNOWN if self.state.env_open else ENV_UNSET)
             if current is ENV_UNSET:
                 value = args[1] if len(args) > 1 else UNKNOWN
                 self.state.env[key] = value if isinstance(value, str) else UNKNOWN
@@ -1109,7 +1122,7 @@ class ModuleAnalysis:
     def _dict_update(self, target: DictObj, sources: list[object], keywords: list[ast.keyword], node, kind: str = "call-keyword") -> None:
         for source in sources:
             if isinstance(source, DictObj):
-                source.feeds += 1
+                self._feed(source)
                 if not source.complete:
                     # Keys we have not seen may override everything written so far.
                     target.items = {}
@@ -1233,7 +1246,7 @@ class ModuleAnalysis:
                 self._note_feed(value)
                 continue
             if isinstance(value, DictObj):
-                value.feeds += 1
+                self._feed(value)
                 if not value.complete:
                     open_ = True
                 for key, slot in value.items.items():

@@ -31,14 +31,13 @@ class Slot:
 class DictObj:
     """A ``dict`` whose keys are known strings.  ``complete=False``: unseen keys may exist."""
 
-    __slots__ = ("alloc", "items", "complete", "escaped", "feeds")
+    __slots__ = ("alloc", "items", "complete", "escaped")
 
     def __init__(self, items: dict[str, Slot] | None = None, complete: bool = True, alloc: int | None = None):
         self.alloc = alloc if alloc is not None else new_alloc()
         self.items: dict[str, Slot] = items if items is not None else {}
         self.complete = complete
         self.escaped = False
-        self.feeds = 0  # how many engines or other dicts read it
 
     def forget(self) -> None:
         """Anything may have happened to it (an unknown call mutated it)."""
@@ -51,7 +50,6 @@ class DictObj:
         memo[id(self)] = copy
         copy.items = {key: Slot(_deepcopy(slot.value, memo), slot.origin) for key, slot in self.items.items()}
         copy.escaped = self.escaped
-        copy.feeds = self.feeds
         return copy
 
 
