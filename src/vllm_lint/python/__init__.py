@@ -23,10 +23,9 @@ def may_have_findings(source: str | bytes) -> bool:
 
 
 def analyze_tree(tree: ast.Module, version: Version) -> list[Finding]:
-    from vllm_lint.python.analyzer import ModuleAnalysis
+    from vllm_lint.python.analyzer import analyze_module
 
-    analysis = ModuleAnalysis(tree)
-    analysis.run()
+    analysis = analyze_module(tree)
     findings = check_facts(analysis.engines, analysis.requests, version)
     for finding in findings:
         origin = finding.origin

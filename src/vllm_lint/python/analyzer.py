@@ -113,9 +113,10 @@ class _Touched(ast.NodeVisitor):
         {"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove", "__setitem__"}
     )
 
-    def __init__(self) -> None:
+    def __init__(self, call_arguments: bool = True) -> None:
         self.names: set[str] = set()
         self.environ = False
+        self.call_arguments = call_arguments
 
     def _base(self, node: ast.AST) -> None:
         while isinstance(node, (ast.Attribute, ast.Subscript)):
@@ -150,9 +151,10 @@ class _Touched(ast.NodeVisitor):
         if isinstance(func, ast.Attribute) and func.attr in ("putenv", "unsetenv"):
             self.environ = True
         # Containers passed to calls may be changed by them.
-        for arg in list(node.args) + [k.value for k in node.keywords]:
-            if isinstance(arg, ast.Name):
-                self.names.add(arg.id)
+        if self.call_arguments:
+            for arg in list(node.args) + [k.value for k in node.keywords]:
+                if isinstance(arg, ast.Name):
+                    self.names.add(arg.id)
         self.generic_visit(node)
 
     def visit_FunctionDef(self, node: ast.AST) -> None:
@@ -167,8 +169,8 @@ class _Touched(ast.NodeVisitor):
         return
 
 
-def touched_by(nodes: list[ast.AST]) -> _Touched:
-    visitor = _Touched()
+def touched_by(nodes: list[ast.AST], call_arguments: bool = True) -> _Touched:
+    visitor = _Touched(call_arguments)
     for node in nodes:
         visitor.visit(node)
     return visitor
@@ -240,7 +242,7 @@ def function_locals(node: ast.AST) -> tuple[set[str], set[str]]:
 class ModuleAnalysis:
     """Analyse one module; results in ``engines`` and ``requests``."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, volatile: set[str] | None = None) -> None:
         self.tree = tree
         self.engines: list[EngineFacts] = []
         self.requests: list[RequestFacts] = []
@@ -249,9 +251,15 @@ class ModuleAnalysis:
         self._created_args: dict[int, ObjectArgs] = {}
         self._pending_functions: list[tuple[ast.AST, Scope]] = []
         self._class_attrs: dict[tuple[int, str], list[object]] = {}
-        self._pending_self_requests: list[tuple[int, str, ast.Call, object]] = []
+        self._pending_self_requests: list[tuple[object, object]] = []
+        self._self_escaped: set[tuple[int, str]] = set()
         self.dict_feeds: dict[int, int] = {}
-        self._volatile: set[str] = set()
+        # Module names functions may change: unknown when read from a function.  Explicit
+        # mutations are found before the walk; escapes into unknown code during it
+        # (``found_volatile``), after which the module is analysed again.
+        self._volatile: set[str] = set(volatile or ())
+        self.found_volatile: set[str] = set()
+        self._global_copies: list[tuple[str, object, object]] = []
         self._volatile_env = False
         self._depth = 0
         self.module_scope = Scope("module", tree, None)
@@ -277,7 +285,7 @@ class ModuleAnalysis:
         for node in ast.walk(self.tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 local, declared = function_locals(node)
-                touched = touched_by(node.body)
+                touched = touched_by(node.body, call_arguments=False)
                 self._volatile |= declared | (touched.names - local)
                 self._volatile_env |= touched.environ
 
@@ -293,11 +301,15 @@ class ModuleAnalysis:
         args = node.args
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
             self._eval(default)
+        copies_before = len(self._global_copies)
         try:
             self._block(node.body)
         finally:
             scope.final = self.state
             self.scope, self.state = saved_scope, saved_state
+        for name, original, copy_ in self._global_copies[copies_before:]:
+            if to_fact_value(original) != to_fact_value(copy_) or _opened(original, copy_):
+                self.found_volatile.add(name)
 
     def _entry_env(self, parent: Scope) -> tuple[dict, bool]:
         module_final = self.module_scope.final or State()
@@ -560,12 +572,14 @@ class ModuleAnalysis:
         if isinstance(base_node, ast.Name) and base_node.id == "self" and self.scope.class_node is not None:
             key = (id(self.scope.class_node), target.attr)
             self._class_attrs.setdefault(key, []).append(value)
-            self._escape(value)
+            if not (isinstance(value, ObjectArgs) and value.kind == "SamplingParams"):
+                self._escape(value)
             return
         base = self._eval(base_node)
         if isinstance(base, ObjectArgs):
             base.slots[target.attr] = Slot(value, Origin(span_of(target), "attribute"))
         else:
+            self._escape(base)
             self._escape(value)
 
     def _forget(self, touched: _Touched) -> None:
@@ -677,8 +691,15 @@ class ModuleAnalysis:
                 if name in self._volatile and parent.kind == "module":
                     return UNKNOWN
                 value = final.names[name]
-                if parent.kind == "function" and isinstance(value, (DictObj, ListObj, ObjectArgs)):
-                    return UNKNOWN  # closures may see later mutations
+                if isinstance(value, (DictObj, ListObj, ObjectArgs)):
+                    if parent.kind == "function":
+                        return UNKNOWN  # closures may see later mutations
+                    # A private copy: what this function does to it must not leak into
+                    # other functions' view; if it changes, the name is volatile.
+                    copy_ = copy_value(value, {})
+                    self._global_copies.append((name, value, copy_))
+                    self.state.names[name] = copy_
+                    return copy_
                 return value
             if parent.kind == "function" and name in parent.local_names:
                 return UNKNOWN
@@ -957,6 +978,9 @@ class ModuleAnalysis:
 
     def _escape(self, value: object) -> None:
         """``value`` goes where the analysis cannot follow it (an unknown call, a return, an attribute)."""
+        if isinstance(value, _SelfAttr):
+            self._self_escaped.add((value.class_id, value.attr))
+            return
         if isinstance(value, DictObj):
             if value.escaped:
                 return
@@ -1389,7 +1413,11 @@ class ModuleAnalysis:
             values[id(keyword.value)] = self._eval(keyword.value)
         if argument is None or engine.facts is None:
             return
-        self._record_requests(engine.facts, values.get(id(argument), UNKNOWN))
+        sampling = values.get(id(argument), UNKNOWN)
+        if isinstance(sampling, _SelfAttr):
+            self._pending_self_requests.append((engine, sampling))
+            return
+        self._record_requests(engine.facts, sampling)
 
     def _record_requests(self, engine: EngineFacts, value: object) -> None:
         candidates = value.elems if isinstance(value, ListObj) else [value]
@@ -1420,14 +1448,25 @@ class ModuleAnalysis:
             values[id(keyword.value)] = self._eval(keyword.value)
         if argument is not None and self.scope.class_node is not None:
             sampling = values.get(id(argument), UNKNOWN)
-            self._pending_self_requests.append((id(self.scope.class_node), attr_node.attr, node, sampling))
+            self._pending_self_requests.append((_SelfAttr(id(self.scope.class_node), attr_node.attr), sampling))
         return UNKNOWN
 
+    def _self_attribute(self, value: object) -> object:
+        """``self.x`` of a class whose methods bind ``x`` exactly once."""
+        if isinstance(value, _SelfAttr):
+            bound = self._class_attrs.get((value.class_id, value.attr), [])
+            if len(bound) != 1:
+                return UNKNOWN
+            if isinstance(bound[0], ObjectArgs) and (value.class_id, value.attr) in self._self_escaped:
+                return UNKNOWN  # changed or handed to unknown code somewhere in the class
+            return bound[0]
+        return value
+
     def _resolve_self_requests(self) -> None:
-        for class_id, attr, _node, sampling in self._pending_self_requests:
-            bound = self._class_attrs.get((class_id, attr), [])
-            if len(bound) == 1 and isinstance(bound[0], EngineObj) and bound[0].facts is not None:
-                self._record_requests(bound[0].facts, sampling)
+        for engine, sampling in self._pending_self_requests:
+            engine = self._self_attribute(engine)
+            if isinstance(engine, EngineObj) and engine.facts is not None:
+                self._record_requests(engine.facts, self._self_attribute(sampling))
 
     # --------------------------------------------------------------- helpers
 
@@ -1491,3 +1530,19 @@ def _from_json(value: object) -> object:
     if isinstance(value, list):
         return ListObj([_from_json(v) for v in value])
     return value
+
+
+def _opened(original: object, copy_: object) -> bool:
+    return isinstance(original, ObjectArgs) and isinstance(copy_, ObjectArgs) and copy_.open and not original.open
+
+
+def analyze_module(tree: ast.Module, max_passes: int = 3) -> ModuleAnalysis:
+    """Analyse a module; again while functions turn out to change module-level values."""
+    volatile: set[str] = set()
+    for _ in range(max_passes):
+        analysis = ModuleAnalysis(tree, volatile)
+        analysis.run()
+        if analysis.found_volatile <= volatile:
+            return analysis
+        volatile |= analysis.found_volatile
+    return analysis
