@@ -11,7 +11,7 @@ import io
 import re
 import tokenize
 
-NOQA_RE = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z][0-9]+(?:[,\s]+[A-Z][0-9]+)*))?", re.I)
+NOQA_RE = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
 _SEPARATOR = re.compile(r"[,\s]+")
 
 

@@ -1,7 +1,9 @@
 """The flake8 plugin: ``flake8 --select VLM``.
 
 It reads flake8's own ``tree`` and ``lines`` (so stdin and unsaved editor
-buffers work) and never re-reads the file.  flake8 applies ``# noqa``.
+buffers work) and never re-reads the file.  flake8 applies ``# noqa`` to the
+reported line; the plugin also honours it on any other line of the statement
+(a multi-line engine call), unless ``--disable-noqa``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ class VllmLintPlugin:
     version = __version__
 
     target_version = None  # from --vllm-target-version
+    disable_noqa = False
     _resolver = None
 
     def __init__(self, tree: ast.AST, lines: list[str], filename: str = "stdin") -> None:
@@ -41,6 +44,7 @@ class VllmLintPlugin:
 
         value = getattr(options, "vllm_target_version", None)
         cls.target_version = Version.parse(value) if value else None
+        cls.disable_noqa = bool(getattr(options, "disable_noqa", False))
         cls._resolver = None
 
     @classmethod
@@ -62,5 +66,9 @@ class VllmLintPlugin:
             findings = analyze_tree(self.tree, self._version_for(self.filename))
         except (RecursionError, MemoryError):
             return
+        if findings and not self.disable_noqa:
+            from vllm_lint.lint import apply_python_noqa
+
+            findings = apply_python_noqa(findings, "".join(self.lines))
         for finding in findings:
             yield finding.span.line, finding.span.col, finding.text, type(self)

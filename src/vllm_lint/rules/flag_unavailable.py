@@ -11,17 +11,17 @@ its value.
 
 ## Example
 ```python
+# target-version: 0.27
 from vllm import LLM
 
-# target-version: 0.27
 llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
 ```
 
 ## Use instead
 ```python
+# target-version: 0.28
 from vllm import LLM
 
-# target-version: 0.28
 llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
 ```
 

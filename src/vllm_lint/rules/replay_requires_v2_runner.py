@@ -15,23 +15,23 @@ you see first.
 
 ## Example
 ```python
+# target-version: 0.33
 import os
 os.environ["VLLM_USE_V2_MODEL_RUNNER"] = "0"
 
 from vllm import LLM
 
-# target-version: 0.33
 llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
 ```
 
 ## Use instead
 ```python
+# target-version: 0.33
 import os
 os.environ["VLLM_USE_V2_MODEL_RUNNER"] = "1"
 
 from vllm import LLM
 
-# target-version: 0.33
 llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
 ```
 

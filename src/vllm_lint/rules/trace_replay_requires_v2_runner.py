@@ -9,20 +9,20 @@ start: `ValueError: trace replay requires Model Runner V2`.
 
 ## Example
 ```python
+# target-version: 0.33
 import os
 
 from vllm import LLM
 
 os.environ["VLLM_USE_V2_MODEL_RUNNER"] = "0"
-# target-version: 0.33
 llm = LLM("Qwen/Qwen3-4B", enable_trace_replay=True)
 ```
 
 ## Use instead
 ```python
+# target-version: 0.33
 from vllm import LLM
 
-# target-version: 0.33
 llm = LLM("Qwen/Qwen3-4B", enable_trace_replay=True)
 ```
 

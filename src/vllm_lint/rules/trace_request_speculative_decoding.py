@@ -8,18 +8,18 @@ vLLM 0.29-0.33 reject the request:
 
 ## Example
 ```python
+# target-version: 0.33
 from vllm import LLM, SamplingParams
 
-# target-version: 0.33
 llm = LLM("Qwen/Qwen3-8B", enable_trace_replay=True, speculative_config={"method": "eagle3", "model": "org/eagle3-head", "num_speculative_tokens": 3})
 llm.generate(["Hi"], SamplingParams(trace_decode_token_ids=[9707, 0]))
 ```
 
 ## Use instead
 ```python
+# target-version: 0.33
 from vllm import LLM, SamplingParams
 
-# target-version: 0.33
 llm = LLM("Qwen/Qwen3-8B", enable_trace_replay=True)
 llm.generate(["Hi"], SamplingParams(trace_decode_token_ids=[9707, 0]))
 ```

@@ -1,0 +1,56 @@
+"""Each rule documents itself in ruff's sections, and its examples are tested."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures import target_version
+from vllm_lint.lint import analyze_python_source
+from vllm_lint.rules import ALL_RULES, RULES_BY_CODE, lookup
+from vllm_lint.versions import NEWEST_VERSION, Version
+
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Versions")
+
+
+def _codes(source: str) -> set[str]:
+    pinned = target_version(source)
+    version = Version.parse(pinned) if pinned else NEWEST_VERSION
+    return {finding.code for finding in analyze_python_source(source, "example.py", version)}
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
+def test_rule_has_every_section(rule):
+    for title in SECTIONS:
+        assert rule.section(title), f"{rule.code} lacks a '{title}' section"
+    assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
+def test_example_is_reported(rule):
+    blocks = rule.code_blocks("Example")
+    assert blocks, f"{rule.code} has no example"
+    for block in blocks:
+        assert rule.code in _codes(block), f"{rule.code} example not reported:\n{block}"
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)
+def test_use_instead_is_clean(rule):
+    blocks = rule.code_blocks("Use instead")
+    assert blocks, f"{rule.code} has no 'Use instead'"
+    for block in blocks:
+        assert _codes(block) == set(), f"{rule.code} 'Use instead' is reported:\n{block}"
+
+
+def test_codes_are_unique_and_named():
+    assert len(RULES_BY_CODE) == len(ALL_RULES)
+    assert lookup("vlm105") is RULES_BY_CODE["VLM105"]
+    assert lookup("replay-logprobs-mode") is RULES_BY_CODE["VLM105"]
+    assert lookup("VLM999") is None
+
+
+def test_readme_lists_every_rule():
+    from fixtures import TESTDATA
+
+    readme = (TESTDATA.parent / "README.md").read_text(encoding="utf-8")
+    for rule in ALL_RULES:
+        assert f"| {rule.code} | {rule.name} |" in readme
