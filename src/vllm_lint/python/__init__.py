@@ -12,14 +12,35 @@ from vllm_lint.versions import Version
 # Every finding needs one of these settings written somewhere in the file, and
 # every engine needs an import from vllm: files without both are skipped unparsed.
 _RELEVANT = re.compile(r"sampling.mask|trace.replay|trace_decode_token_ids|batch.sharded.sampling")
-_RELEVANT_BYTES = re.compile(_RELEVANT.pattern.encode())
+# The same test, fast: a regular expression without a literal prefix tries every
+# position of the file, so each alternative is guarded by a plain substring test
+# (``in`` is a fast search) and the pattern runs only on files that pass it.
+_GUARDS = (
+    ("mask", re.compile(r"sampling.mask")),
+    ("replay", re.compile(r"trace.replay")),
+    ("sharded", re.compile(r"batch.sharded.sampling")),
+    ("trace_decode_token_ids", None),
+)
+_GUARDS_BYTES = tuple(
+    (fragment.encode(), None if pattern is None else re.compile(pattern.pattern.encode()))
+    for fragment, pattern in _GUARDS
+)
 
 
 def may_have_findings(source: str | bytes) -> bool:
     """A cheap test that skips files which cannot contain a finding."""
     if isinstance(source, bytes):
-        return b"vllm" in source and _RELEVANT_BYTES.search(source) is not None
-    return "vllm" in source and _RELEVANT.search(source) is not None
+        if b"vllm" not in source:
+            return False
+        guards: tuple = _GUARDS_BYTES
+    else:
+        if "vllm" not in source:
+            return False
+        guards = _GUARDS
+    for fragment, pattern in guards:
+        if fragment in source and (pattern is None or pattern.search(source) is not None):
+            return True
+    return False
 
 
 def analyze_tree(tree: ast.Module, version: Version) -> list[Finding]:
