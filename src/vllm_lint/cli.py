@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import functools
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -83,18 +85,32 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------- discovery
 
 
-def is_excluded(path: str, patterns: list[str]) -> bool:
-    normalized = path.replace(os.sep, "/")
-    parts = [part for part in normalized.split("/") if part not in ("", ".")]
+@functools.lru_cache(maxsize=32)
+def _exclude_matchers(patterns: tuple[str, ...]):
+    """Compiled excludes: one regex for name patterns (matched against each path
+    component) and one for path patterns (those containing ``/``)."""
+    names, paths = [], []
     for pattern in patterns:
-        pattern = pattern.rstrip("/")
+        pattern = os.path.normcase(pattern.rstrip("/"))
         if "/" in pattern:
-            if fnmatch.fnmatch(normalized, pattern) or fnmatch.fnmatch(normalized, f"*/{pattern}") or fnmatch.fnmatch(
-                normalized, f"{pattern}/*"
-            ) or fnmatch.fnmatch(normalized, f"*/{pattern}/*"):
-                return True
-        elif any(fnmatch.fnmatch(part, pattern) for part in parts):
-            return True
+            for variant in (pattern, f"*/{pattern}", f"{pattern}/*", f"*/{pattern}/*"):
+                paths.append(fnmatch.translate(variant))
+        elif pattern:
+            names.append(fnmatch.translate(pattern))
+
+    def compiled(regexes: list[str]):
+        return re.compile("|".join(f"(?:{r})" for r in regexes)).match if regexes else None
+
+    return compiled(names), compiled(paths)
+
+
+def is_excluded(path: str, patterns: list[str]) -> bool:
+    names, paths = _exclude_matchers(tuple(patterns))
+    normalized = os.path.normcase(path).replace(os.sep, "/")
+    if paths is not None and paths(normalized):
+        return True
+    if names is not None:
+        return any(names(part) for part in normalized.split("/") if part not in ("", "."))
     return False
 
 
@@ -134,10 +150,13 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
     from vllm_lint.findings import FileError
     from vllm_lint.lint import file_kind
 
+    # A folder's own path was checked when it was entered, so an entry needs only
+    # its name checked against name patterns, and its relative path against path patterns.
+    names, paths = _exclude_matchers(tuple(excludes))
     visited: set[tuple[int, int]] = set()
-    stack = [root]
+    stack = [(root, "")]
     while stack:
-        directory = stack.pop()
+        directory, relative = stack.pop()
         try:
             info = os.stat(directory)
         except OSError as error:
@@ -154,21 +173,20 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
             continue
         subdirectories = []
         for entry in entries:
-            path = entry.path
-            if is_excluded(os.path.relpath(path, root) if path != root else entry.name, excludes) or is_excluded(
-                entry.name, excludes
-            ):
+            name = os.path.normcase(entry.name)
+            entry_relative = f"{relative}/{name}" if relative else name
+            if (names is not None and names(name)) or (paths is not None and paths(entry_relative)):
                 continue
             try:
                 is_dir = entry.is_dir()
             except OSError:
                 continue
             if is_dir:
-                subdirectories.append(path)
+                subdirectories.append((entry.path, entry_relative))
             else:
-                kind = file_kind(path)
+                kind = file_kind(entry.path)
                 if kind is not None:
-                    add(path, kind)
+                    add(entry.path, kind)
         stack.extend(reversed(subdirectories))
 
 
