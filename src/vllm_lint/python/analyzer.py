@@ -52,6 +52,17 @@ LOGGER_NAMES = frozenset({"logger", "log", "logging", "LOGGER", "_logger", "LOG"
 DICT_READERS = frozenset({"get", "items", "keys", "values", "copy", "__contains__"})
 LIST_READERS = frozenset({"index", "count", "copy"})
 MAX_DEPTH = 200  # expression nesting we follow; deeper means unknown
+RUNNER_ENV_VAR = "VLLM_USE_V2_MODEL_RUNNER"
+STD_MODULES = frozenset(
+    {"os", "os.environ", "json", "copy", "functools", "typing", "omegaconf", "omegaconf.OmegaConf", "ray", "ray.runtime_env"}
+)
+_DICT_METHODS = frozenset(dir(dict))
+MAX_INLINE_DEPTH = 2  # same-module calls followed into their bodies
+MAX_INLINED_CALLS = 200  # per module, so that analysis cost stays bounded
+FIELD_FUNCTIONS = frozenset({"field", "Field", "ib", "attrib"})
+# Decorators and bases that make a class's annotated attributes its constructor's fields.
+DATACLASS_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclasses.dataclass"})
+FIELD_BASES = frozenset({"BaseModel", "BaseSettings", "NamedTuple"})
 
 
 @dataclass
@@ -89,10 +100,6 @@ def span_of(node: ast.AST) -> Span:
         getattr(node, "end_lineno", None),
         getattr(node, "end_col_offset", None),
     )
-
-
-def _terminates(body: list[ast.stmt]) -> bool:
-    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
 
 
 def _is_import_error_handler(handler: ast.ExceptHandler) -> bool:
@@ -242,8 +249,14 @@ def function_locals(node: ast.AST) -> tuple[set[str], set[str]]:
 class ModuleAnalysis:
     """Analyse one module; results in ``engines`` and ``requests``."""
 
-    def __init__(self, tree: ast.Module, volatile: set[str] | None = None) -> None:
+    def __init__(
+        self, tree: ast.Module, volatile: set[str] | None = None, ray_envs: dict[int, list] | None = None
+    ) -> None:
         self.tree = tree
+        # VLLM_USE_V2_MODEL_RUNNER as each Ray actor class gets it from runtime_env, per
+        # creation path (decorator, .options()): from the previous pass, and this one's.
+        self._known_ray_envs = ray_envs or {}
+        self.ray_envs: dict[int, list] = {}
         self.engines: list[EngineFacts] = []
         self.requests: list[RequestFacts] = []
         self._engine_nodes: set[int] = set()
@@ -262,6 +275,20 @@ class ModuleAnalysis:
         self._global_copies: list[tuple[str, object, object]] = []
         self._volatile_env = False
         self._depth = 0
+        self._returns: list[object] | None = None
+        self._stopped = False
+        self._inline_stack: list[ast.AST] = []
+        self._inline_budget = MAX_INLINED_CALLS
+        self._class_info: dict[int, _ClassInfo] = {}
+        # Attribute names assigned on something other than self (``Defaults.X = ...``):
+        # class attributes of those names are not constants.
+        self._class_attr_stores = {
+            n.attr
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute)
+            and isinstance(n.ctx, (ast.Store, ast.Del))
+            and not (isinstance(n.value, ast.Name) and n.value.id == "self")
+        }
         self.module_scope = Scope("module", tree, None)
         self.state = State()
         self.scope = self.module_scope
@@ -296,20 +323,59 @@ class ModuleAnalysis:
         self.scope = scope
         entry_env = self._entry_env(parent)
         self.state = State({}, entry_env[0], entry_env[1])
+        if scope.class_node is not None and id(scope.class_node) in self._known_ray_envs:
+            self._apply_ray_env(self._known_ray_envs[id(scope.class_node)])
         for name in local:
             pass  # unbound until assigned: lookups of locals fall back to UNKNOWN
         args = node.args
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
             self._eval(default)
         copies_before = len(self._global_copies)
+        self._stopped = False
         try:
             self._block(node.body)
         finally:
             scope.final = self.state
             self.scope, self.state = saved_scope, saved_state
+            self._stopped = False
         for name, original, copy_ in self._global_copies[copies_before:]:
             if to_fact_value(original) != to_fact_value(copy_) or _opened(original, copy_):
                 self.found_volatile.add(name)
+
+    # ------------------------------------------------------------ Ray actors
+
+    def _runtime_env_keyword(self, call: ast.Call) -> object:
+        """The runner variable a ``runtime_env=`` keyword sets: a string, ABSENT or UNKNOWN."""
+        runtime_env: object = ABSENT
+        for keyword in call.keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg == "runtime_env":
+                runtime_env = value
+            elif keyword.arg is None:
+                runtime_env = UNKNOWN
+        if runtime_env is ABSENT or runtime_env is None:
+            return ABSENT
+        if not isinstance(runtime_env, DictObj):
+            return UNKNOWN
+        env_vars = runtime_env.get_value("env_vars")
+        if env_vars is ABSENT or env_vars is None:
+            return ABSENT
+        if not isinstance(env_vars, DictObj):
+            return UNKNOWN
+        value = env_vars.get_value(RUNNER_ENV_VAR)
+        return value if isinstance(value, str) or value is ABSENT else UNKNOWN
+
+    def _record_ray_env(self, class_node: ast.AST, value: object) -> None:
+        self.ray_envs.setdefault(id(class_node), []).append(value)
+
+    def _apply_ray_env(self, values: list) -> None:
+        if all(v is ABSENT for v in values):
+            return
+        first = values[0]
+        if all(same_constant(v, first) for v in values):
+            self.state.env[RUNNER_ENV_VAR] = first
+        else:
+            self.state.env[RUNNER_ENV_VAR] = UNKNOWN
 
     def _entry_env(self, parent: Scope) -> tuple[dict, bool]:
         module_final = self.module_scope.final or State()
@@ -321,6 +387,8 @@ class ModuleAnalysis:
 
     def _block(self, body: list[ast.stmt]) -> None:
         for stmt in body:
+            if self._stopped:
+                break  # after return/raise/break/continue: unreachable
             self._stmt(stmt)
 
     def _stmt(self, node: ast.stmt) -> None:
@@ -341,13 +409,21 @@ class ModuleAnalysis:
             parent = parent.parent
         if self.scope.kind == "class":
             node._vllm_lint_class = self.scope.node  # type: ignore[attr-defined]
-        self._pending_functions.append((node, parent))
+        if not self._inline_stack:  # bodies of inlined calls are also analysed on their own
+            self._pending_functions.append((node, parent))
 
     _stmt_AsyncFunctionDef = _stmt_FunctionDef
 
     def _stmt_ClassDef(self, node: ast.ClassDef) -> None:
-        for expr in node.bases + [k.value for k in node.keywords] + node.decorator_list:
+        for expr in node.bases + [k.value for k in node.keywords]:
             self._eval(expr)
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and self._eval(decorator.func) == StdName("ray.remote"):
+                self._record_ray_env(node, self._runtime_env_keyword(decorator))
+            elif self._eval(decorator) == StdName("ray.remote"):
+                self._record_ray_env(node, ABSENT)
+            else:
+                self._eval(decorator)
         scope = Scope("class", node, self.scope, class_node=node)
         saved_scope, saved_state = self.scope, self.state
         self.scope = scope
@@ -359,6 +435,8 @@ class ModuleAnalysis:
             env, env_open = self.state.env, self.state.env_open
             self.scope, self.state = saved_scope, saved_state
             self.state.env, self.state.env_open = env, env_open
+        if not self._inline_stack:
+            self._class_info[id(node)] = _class_info(node, scope.final)
         self._bind(node.name, ClassRef(node))
 
     def _stmt_Import(self, node: ast.Import) -> None:
@@ -372,7 +450,7 @@ class ModuleAnalysis:
     def _module_value(self, dotted: str) -> object:
         if symbols.is_vllm_module(dotted):
             return VllmModule(dotted)
-        if dotted in ("os", "json", "copy", "functools", "typing", "os.path"):
+        if dotted in STD_MODULES:
             return StdName(dotted)
         return UNKNOWN
 
@@ -395,6 +473,10 @@ class ModuleAnalysis:
             return StdName(f"copy.{name}")
         if module == "functools" and name == "partial":
             return StdName("functools.partial")
+        if module == "omegaconf" and name == "OmegaConf":
+            return StdName("omegaconf.OmegaConf")
+        if module in ("ray.runtime_env", "ray") and name == "RuntimeEnv":
+            return StdName("ray.runtime_env.RuntimeEnv")
         if module == "typing" and name == "TYPE_CHECKING":
             return False  # false at run time
         return UNKNOWN
@@ -444,8 +526,21 @@ class ModuleAnalysis:
         self._eval(node.value)
 
     def _stmt_Return(self, node: ast.Return) -> None:
-        if node.value is not None:
-            self._escape(self._eval(node.value))
+        value = self._eval(node.value) if node.value is not None else None
+        if self._returns is not None:
+            self._returns.append(value)  # an inlined call: the caller receives it
+        elif node.value is not None:
+            self._escape(value)
+        self._stopped = True
+
+    def _stmt_Raise(self, node: ast.Raise) -> None:
+        self._eval(node.exc)
+        self._stopped = True
+
+    def _stmt_Break(self, node: ast.stmt) -> None:
+        self._stopped = True
+
+    _stmt_Continue = _stmt_Break
 
     def _stmt_If(self, node: ast.If) -> None:
         condition = self._truth(self._eval(node.test))
@@ -462,11 +557,13 @@ class ModuleAnalysis:
         outcomes = []
         for body in bodies:
             self.state = start.fork()
+            self._stopped = False
             self._block(body)
-            if not _terminates(body):
+            if not self._stopped:
                 outcomes.append(self.state)
         if fallthrough:
             outcomes.append(start.fork())
+        self._stopped = not outcomes
         self.state = self._join(outcomes) if outcomes else start
 
     def _stmt_Match(self, node: ast.AST) -> None:
@@ -480,7 +577,9 @@ class ModuleAnalysis:
             if isinstance(expr, ast.expr):
                 self._eval(expr)
         self._block(node.body)
+        self._stopped = False  # break/continue end an iteration, not the code after the loop
         self._block(node.orelse)
+        self._stopped = False
         self._forget(touched)
 
     def _stmt_For(self, node: ast.For) -> None:
@@ -505,20 +604,23 @@ class ModuleAnalysis:
         start = self.state.fork()
         self._block(node.body)
         self._block(node.orelse)
-        outcomes = [self.state]
+        outcomes = [] if self._stopped else [self.state]
         touched = touched_by(node.body)
         for handler in node.handlers:
             if _is_import_error_handler(handler):
                 continue  # without vLLM importable, no engine is built
             self.state = start.fork()
+            self._stopped = False
             self._forget(touched)
             if handler.name:
                 self._bind(handler.name, UNKNOWN)
             self._block(handler.body)
-            if not _terminates(handler.body):
+            if not self._stopped:
                 outcomes.append(self.state)
-        self.state = self._join(outcomes)
+        self._stopped = False
+        self.state = self._join(outcomes) if outcomes else start
         self._block(node.finalbody)
+        self._stopped = not outcomes
 
     _stmt_TryStar = _stmt_Try
 
@@ -747,7 +849,7 @@ class ModuleAnalysis:
         if isinstance(base, VllmModule):
             return symbols.attribute_of(base, node.attr)
         if isinstance(base, StdName):
-            return StdName(f"{base.path}.{node.attr}") if base.path in ("os", "os.environ", "json", "copy", "functools", "typing") else UNKNOWN
+            return StdName(f"{base.path}.{node.attr}") if base.path in STD_MODULES else UNKNOWN
         if isinstance(base, ObjectArgs):
             slot = base.slots.get(node.attr)
             if slot is not None:
@@ -756,11 +858,21 @@ class ModuleAnalysis:
         if isinstance(base, VllmClass) or isinstance(base, EngineObj):
             return _BoundMethod(base, node.attr)
         if isinstance(base, DictObj):
+            if base.attribute_access and node.attr not in _DICT_METHODS:
+                slot = base.items.get(node.attr)
+                return slot.value if slot is not None else UNKNOWN
             return _BoundMethod(base, node.attr)
         if isinstance(base, ListObj):
             return _BoundMethod(base, node.attr)
         if isinstance(node.value, ast.Name) and node.value.id == "self" and self.scope.class_node is not None:
             return _SelfAttr(id(self.scope.class_node), node.attr)
+        if isinstance(base, ClassRef):
+            if node.attr in ("options", "remote"):
+                return _BoundMethod(base, node.attr)
+            info = self._class_info.get(id(base.node))
+            if info is not None and node.attr in info.defaults and node.attr not in self._class_attr_stores:
+                value = info.defaults[node.attr]
+                return value if isinstance(value, (str, int, float, bool, type(None))) else UNKNOWN
         return UNKNOWN
 
     def _eval_Subscript(self, node: ast.Subscript) -> object:
@@ -951,9 +1063,153 @@ class ModuleAnalysis:
                 and node.func.attr in REQUEST_METHODS
             ):
                 return self._self_request(node)
-        if self.scope.kind == "module" and isinstance(func, FunctionRef):
-            self._forget_volatile()
+        if isinstance(func, FunctionRef):
+            result = self._inline_call(func, node)
+            if result is not _NOT_INLINED:
+                return result
+            if self.scope.kind == "module":
+                self._forget_volatile()
+        if isinstance(func, ClassRef):
+            return self._instantiate(func, node)
+        if self.scope.kind == "class" and _call_name(node.func) in FIELD_FUNCTIONS:
+            return self._field_default(node)
         self._args_escape(node)
+        return UNKNOWN
+
+    # ------------------------------------------------- same-module functions
+
+    def _inline_call(self, func: FunctionRef, node: ast.Call) -> object:
+        """Analyse a same-module function's body with this call's arguments.
+
+        One or two levels deep: enough for ``build_engine(**kwargs)`` helpers and
+        functions returning a kwargs dict or a ``SamplingParams``.
+        """
+        fn = func.node
+        if (
+            func.class_node is not None
+            or fn in self._inline_stack
+            or len(self._inline_stack) >= MAX_INLINE_DEPTH
+            or self._inline_budget <= 0
+        ):
+            return _NOT_INLINED
+        self._inline_budget -= 1
+        bindings = self._bind_arguments(fn, node)
+        local, declared = function_locals(fn)
+        parent = func.scope if isinstance(func.scope, Scope) else self.module_scope
+        while parent.kind == "class":
+            parent = parent.parent
+        scope = Scope("function", fn, parent, local, declared)
+        saved = (self.scope, self.state, self._returns)
+        self.scope = scope
+        self.state = State(bindings, self.state.env, self.state.env_open)
+        self._returns = []
+        self._inline_stack.append(fn)
+        stopped = self._stopped
+        self._stopped = False
+        try:
+            self._block(fn.body)
+            env, env_open = self.state.env, self.state.env_open
+            returns = list(self._returns)
+            if not self._stopped:
+                returns.append(None)  # falls off the end
+        finally:
+            self._inline_stack.pop()
+            self._stopped = stopped
+            self.scope, self.state, self._returns = saved
+        self.state.env, self.state.env_open = env, env_open
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fn)):
+            return UNKNOWN
+        return self._join_values(returns, {}) if returns else None
+
+    def _bind_arguments(self, fn: ast.AST, call: ast.Call) -> dict[str, object]:
+        args = fn.args
+        positional_names = [a.arg for a in args.posonlyargs + args.args]
+        keyword_names = [a.arg for a in args.kwonlyargs]
+        bound: dict[str, object] = {}
+        values: list[object] = []
+        positional_open = False
+        for arg in call.args:
+            if isinstance(arg, ast.Starred):
+                inner = self._eval(arg.value)
+                if isinstance(inner, ListObj) and inner.exact and not positional_open:
+                    values.extend(inner.elems)
+                else:
+                    self._escape(inner)
+                    positional_open = True
+            elif not positional_open:
+                values.append(self._eval(arg))
+            else:
+                self._escape(self._eval(arg))
+        for name, value in zip(positional_names, values):
+            bound[name] = value
+        extra = DictObj()
+        keywords_open = False
+        for keyword in call.keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg is not None:
+                if keyword.arg in positional_names or keyword.arg in keyword_names:
+                    bound[keyword.arg] = value
+                else:
+                    extra.items[keyword.arg] = Slot(value, Origin(span_of(keyword), "call-keyword", extra.alloc))
+                continue
+            if isinstance(value, DictObj):
+                self._feed(value)
+                keywords_open = keywords_open or not value.complete
+                for key, slot in value.items.items():
+                    if key in positional_names or key in keyword_names:
+                        bound[key] = slot.value
+                    else:
+                        extra.items[key] = slot
+            else:
+                self._escape(value)
+                keywords_open = True
+        defaults = dict(zip(positional_names[len(positional_names) - len(args.defaults) :], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        for name in positional_names + keyword_names:
+            if name in bound:
+                continue
+            if keywords_open or positional_open or name not in defaults:
+                bound[name] = UNKNOWN
+            else:
+                bound[name] = self._eval(defaults[name])
+        if args.vararg:
+            bound[args.vararg.arg] = ListObj(values[len(positional_names) :], not positional_open)
+        if args.kwarg:
+            extra.complete = not keywords_open
+            bound[args.kwarg.arg] = extra
+        elif extra.items or keywords_open:
+            pass  # a TypeError at run time; not ours to report
+        return bound
+
+    # ------------------------------------------------------ config objects
+
+    def _instantiate(self, ref: ClassRef, node: ast.Call) -> object:
+        """An instance of a same-module class: its attributes are the class defaults and the
+        constructor arguments (dataclass-like classes), unknown where methods assign them."""
+        info = self._class_info.get(id(ref.node))
+        if info is None:
+            self._args_escape(node)
+            return UNKNOWN
+        slots = {name: Slot(value, None) for name, value in info.defaults.items()}
+        open_ = info.open
+        if info.fields is not None:
+            field_open, written = self._call_slots(node, positional_names=tuple(info.fields))
+            slots.update(written)
+            open_ = open_ or field_open
+        else:
+            self._args_escape(node)
+        for name in info.assigned_in_methods:  # __init__/__post_init__ may change them
+            slots.pop(name, None)
+        return ObjectArgs("instance", node, span_of(node), slots, open_)
+
+    def _field_default(self, node: ast.Call) -> object:
+        """``dataclasses.field(default=...)``, pydantic ``Field(default, ...)``, attrs ``field(default=...)``."""
+        for keyword in node.keywords:
+            if keyword.arg == "default":
+                return self._eval(keyword.value)
+        if node.args and _call_name(node.func) == "Field" and not isinstance(node.args[0], ast.Starred):
+            value = self._eval(node.args[0])
+            return UNKNOWN if value is Ellipsis else value
         return UNKNOWN
 
     def _args_read(self, node: ast.Call) -> None:
@@ -996,6 +1252,8 @@ class ModuleAnalysis:
         if isinstance(value, ObjectArgs):
             if value.kind in symbols.ARGS_CONSTRUCTORS and value.facts is None:
                 self._finalize_args(value, escaped=True)
+            if value.kind == "instance":
+                value.slots = {}  # unknown code may set any attribute
             value.open = True
 
     def _note_feed(self, value: object) -> None:
@@ -1058,6 +1316,16 @@ class ModuleAnalysis:
             if isinstance(value, ListObj):
                 return ListObj(list(value.elems), value.exact)
             return UNKNOWN
+        if path == "omegaconf.OmegaConf.create" and len(node.args) == 1 and not node.keywords:
+            value = self._eval(node.args[0])
+            if isinstance(value, DictObj):
+                return _omegaconf(value, {})
+            self._escape(value)
+            return UNKNOWN
+        if path == "ray.runtime_env.RuntimeEnv":
+            result = DictObj()
+            self._dict_update(result, [], node.keywords, node)
+            return result
         if path == "functools.partial" and node.args:
             target = self._eval(node.args[0])
             if isinstance(target, VllmClass) and target.name in symbols.ENGINE_CONSTRUCTORS | symbols.ARGS_CONSTRUCTORS:
@@ -1173,6 +1441,12 @@ class ModuleAnalysis:
             return self._list_method(owner, name, node)
         if isinstance(owner, VllmClass):
             return self._class_method(owner, name, node)
+        if isinstance(owner, ClassRef) and name == "options":
+            if any(k.arg == "runtime_env" for k in node.keywords):
+                self._record_ray_env(owner.node, self._runtime_env_keyword(node))
+            else:
+                self._args_read(node)
+            return owner
         if isinstance(owner, EngineObj):
             if name in REQUEST_METHODS:
                 self._request(owner, name, node)
@@ -1369,8 +1643,6 @@ class ModuleAnalysis:
         return facts
 
     def _engine_facts(self, kind, node, anchor, slots, open_, env=None) -> EngineFacts | None:
-        if id(node) in self._engine_nodes:
-            return next((e for e in self.engines if e._node_id == id(node)), None)  # type: ignore[attr-defined]
         env_map, env_open = env if env is not None else (self.state.env, self.state.env_open)
         facts = EngineFacts(kind=kind, anchor=anchor, open=open_)
         for key, slot in slots.items():
@@ -1384,8 +1656,6 @@ class ModuleAnalysis:
             if key != "*cleared*":
                 facts.env[key] = value if value is ENV_UNSET or isinstance(value, str) else UNKNOWN
         facts.env_open = env_open
-        facts._node_id = id(node)  # type: ignore[attr-defined]
-        self._engine_nodes.add(id(node))
         self.engines.append(facts)
         return facts
 
@@ -1537,12 +1807,85 @@ def _opened(original: object, copy_: object) -> bool:
 
 
 def analyze_module(tree: ast.Module, max_passes: int = 3) -> ModuleAnalysis:
-    """Analyse a module; again while functions turn out to change module-level values."""
+    """Analyse a module; again while a pass learns what the previous one could not know:
+    functions that change module-level values, Ray actors' runtime environments."""
     volatile: set[str] = set()
+    ray_envs: dict[int, list] = {}
     for _ in range(max_passes):
-        analysis = ModuleAnalysis(tree, volatile)
+        analysis = ModuleAnalysis(tree, volatile, ray_envs)
         analysis.run()
-        if analysis.found_volatile <= volatile:
+        if analysis.found_volatile <= volatile and _same_envs(analysis.ray_envs, ray_envs):
             return analysis
         volatile |= analysis.found_volatile
+        ray_envs = analysis.ray_envs
     return analysis
+
+
+def _same_envs(a: dict[int, list], b: dict[int, list]) -> bool:
+    if a.keys() != b.keys():
+        return False
+    return all(len(a[k]) == len(b[k]) and all(x is y or same_constant(x, y) for x, y in zip(a[k], b[k])) for k in a)
+
+
+class _NotInlined:
+    pass
+
+
+_NOT_INLINED = _NotInlined()
+
+
+def _call_name(func: ast.AST) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+@dataclass
+class _ClassInfo:
+    defaults: dict[str, object]
+    fields: list[str] | None  # constructor fields, for dataclass-like classes
+    assigned_in_methods: set[str]
+    open: bool  # attributes may come from a base class we cannot see
+
+
+def _class_info(node: ast.ClassDef, final: State) -> _ClassInfo:
+    decorators = {
+        _call_name(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list
+    }
+    bases = {_call_name(b) for b in node.bases}
+    dataclass_like = bool(decorators & DATACLASS_DECORATORS) or bool(bases & FIELD_BASES)
+    fields = None
+    if dataclass_like:
+        fields = [
+            stmt.target.id
+            for stmt in node.body
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+            and not (isinstance(stmt.annotation, ast.Subscript) and _call_name(stmt.annotation.value) == "ClassVar")
+        ]
+    defaults = {
+        name: value
+        for name, value in final.names.items()
+        if not isinstance(value, (FunctionRef, ClassRef)) and value is not UNKNOWN
+    }
+    assigned: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Store):
+            if isinstance(child.value, ast.Name) and child.value.id == "self":
+                assigned.add(child.attr)
+    known_bases = bases <= (FIELD_BASES | {"object"})
+    return _ClassInfo(defaults, fields, assigned, open=not known_bases)
+
+
+def _omegaconf(value: DictObj, memo: dict) -> DictObj:
+    """``OmegaConf.create(dict)``: a copy whose keys are also attributes, at every level."""
+    if id(value) in memo:
+        return memo[id(value)]
+    result = DictObj({}, value.complete)
+    memo[id(value)] = result
+    result.attribute_access = True
+    for key, slot in value.items.items():
+        inner = _omegaconf(slot.value, memo) if isinstance(slot.value, DictObj) else slot.value
+        result.items[key] = Slot(inner, slot.origin)
+    return result

@@ -11,7 +11,7 @@ import ast
 import itertools
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import UNKNOWN, EngineFacts, Known, Mapping, Origin, Span
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Mapping, Origin, Span
 
 _allocations = itertools.count(1)
 
@@ -31,13 +31,21 @@ class Slot:
 class DictObj:
     """A ``dict`` whose keys are known strings.  ``complete=False``: unseen keys may exist."""
 
-    __slots__ = ("alloc", "items", "complete", "escaped")
+    __slots__ = ("alloc", "items", "complete", "escaped", "attribute_access")
 
     def __init__(self, items: dict[str, Slot] | None = None, complete: bool = True, alloc: int | None = None):
         self.alloc = alloc if alloc is not None else new_alloc()
         self.items: dict[str, Slot] = items if items is not None else {}
         self.complete = complete
         self.escaped = False
+        self.attribute_access = False  # OmegaConf: cfg.key reads cfg["key"]
+
+    def get_value(self, key: str) -> object:
+        """The value under ``key``: ABSENT when certainly missing, UNKNOWN when it may exist."""
+        slot = self.items.get(key)
+        if slot is not None:
+            return slot.value
+        return ABSENT if self.complete else UNKNOWN
 
     def forget(self) -> None:
         """Anything may have happened to it (an unknown call mutated it)."""
@@ -50,6 +58,7 @@ class DictObj:
         memo[id(self)] = copy
         copy.items = {key: Slot(_deepcopy(slot.value, memo), slot.origin) for key, slot in self.items.items()}
         copy.escaped = self.escaped
+        copy.attribute_access = self.attribute_access
         return copy
 
 
