@@ -57,7 +57,7 @@ def analyze_python_source(source: str, path: str, version: Version) -> list[Find
     from vllm_lint.python import analyze_tree
 
     tree = parse_python(source, path)
-    return analyze_tree(tree, version)
+    return analyze_tree(tree, version, path)
 
 
 def syntax_error_reason(error: SyntaxError) -> str:
@@ -66,10 +66,10 @@ def syntax_error_reason(error: SyntaxError) -> str:
 
 
 def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True) -> FileResult:
-    from vllm_lint.python import may_have_findings
+    from vllm_lint.python import needs_analysis
 
     result = FileResult(path)
-    if not may_have_findings(data):
+    if not needs_analysis(data, path):
         return result
     if b"\0" in data:
         result.error = FileError(path, "binary file (contains NUL bytes)")

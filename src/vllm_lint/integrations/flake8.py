@@ -56,14 +56,16 @@ class VllmLintPlugin:
         return cls._resolver.for_path(filename)[0]
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        from vllm_lint.python import may_have_findings
+        from vllm_lint.python import may_have_findings, needs_analysis
 
-        if not may_have_findings("".join(self.lines)):
-            return
+        source = "".join(self.lines)
+        if not may_have_findings(source):
+            if "vllm" not in source or not needs_analysis(source.encode("utf-8", "replace"), self.filename):
+                return
         from vllm_lint.python import analyze_tree
 
         try:
-            findings = analyze_tree(self.tree, self._version_for(self.filename))
+            findings = analyze_tree(self.tree, self._version_for(self.filename), self.filename)
         except (RecursionError, MemoryError):
             return
         if findings and not self.disable_noqa:

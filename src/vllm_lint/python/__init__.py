@@ -27,6 +27,36 @@ _GUARDS_BYTES = tuple(
 )
 
 
+_project = None
+
+
+def project_modules():
+    """The per-process cache of project modules followed through imports."""
+    global _project
+    if _project is None:
+        from vllm_lint.python.project import ProjectModules
+
+        _project = ProjectModules()
+    return _project
+
+
+def _mentions_setting(text: bytes) -> bool:
+    """A replay setting is written in ``text`` (which need not mention vllm)."""
+    return any(
+        fragment in text and (pattern is None or pattern.search(text) is not None)
+        for fragment, pattern in _GUARDS_BYTES
+    )
+
+
+def needs_analysis(source: bytes, path: str | None) -> bool:
+    """``may_have_findings``, or a vLLM file importing a project module that holds the settings."""
+    if may_have_findings(source):
+        return True
+    if path is None or path in ("-", "stdin") or b"vllm" not in source or b"import" not in source:
+        return False
+    return project_modules().imports_relevant_module(path, source, _mentions_setting)
+
+
 def may_have_findings(source: str | bytes) -> bool:
     """A cheap test that skips files which cannot contain a finding."""
     if isinstance(source, bytes):
@@ -43,10 +73,16 @@ def may_have_findings(source: str | bytes) -> bool:
     return False
 
 
-def analyze_tree(tree: ast.Module, version: Version) -> list[Finding]:
+def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) -> list[Finding]:
     from vllm_lint.python.analyzer import analyze_module
 
-    analysis = analyze_module(tree)
+    real_path = path if path and path not in ("-", "stdin") else None
+    if real_path is None:
+        analysis = analyze_module(tree)
+    else:
+        project = project_modules()
+        with project.analysing(real_path):
+            analysis = analyze_module(tree, real_path, project)
     findings = check_facts(analysis.engines, analysis.requests, version)
     for finding in findings:
         origin = finding.origin

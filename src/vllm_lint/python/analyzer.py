@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Origin, RequestFacts, Span
 from vllm_lint.python import symbols
+from vllm_lint.python.project import ProjectModule, ProjectModules
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
     Builtin,
@@ -250,9 +251,16 @@ class ModuleAnalysis:
     """Analyse one module; results in ``engines`` and ``requests``."""
 
     def __init__(
-        self, tree: ast.Module, volatile: set[str] | None = None, ray_envs: dict[int, list] | None = None
+        self,
+        tree: ast.Module,
+        volatile: set[str] | None = None,
+        ray_envs: dict[int, list] | None = None,
+        path: str | None = None,
+        project: ProjectModules | None = None,
     ) -> None:
         self.tree = tree
+        self.path = path
+        self.project = project if path else None
         # VLLM_USE_V2_MODEL_RUNNER as each Ray actor class gets it from runtime_env, per
         # creation path (decorator, .options()): from the previous pass, and this one's.
         self._known_ray_envs = ray_envs or {}
@@ -435,9 +443,10 @@ class ModuleAnalysis:
             env, env_open = self.state.env, self.state.env_open
             self.scope, self.state = saved_scope, saved_state
             self.state.env, self.state.env_open = env, env_open
+        ref = ClassRef(node)
         if not self._inline_stack:
-            self._class_info[id(node)] = _class_info(node, scope.final)
-        self._bind(node.name, ClassRef(node))
+            ref.info = self._class_info[id(node)] = _class_info(node, scope.final)
+        self._bind(node.name, ref)
 
     def _stmt_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -447,12 +456,18 @@ class ModuleAnalysis:
                 top = alias.name.split(".")[0]
                 self._bind(top, self._module_value(top))
 
+    def _project_module(self, dotted: str) -> object:
+        if self.project is None:
+            return UNKNOWN
+        found = self.project.find(self.path, dotted, 0)
+        return ProjectModule(found) if found else UNKNOWN
+
     def _module_value(self, dotted: str) -> object:
         if symbols.is_vllm_module(dotted):
             return VllmModule(dotted)
         if dotted in STD_MODULES:
             return StdName(dotted)
-        return UNKNOWN
+        return self._project_module(dotted)
 
     def _stmt_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module if node.level == 0 else None
@@ -461,6 +476,10 @@ class ModuleAnalysis:
             value = symbols.resolve_from_import(module, alias.name)
             if value is None:
                 value = self._std_from_import(module, alias.name)
+            if value is UNKNOWN and self.project is not None:
+                found = self.project.find(self.path, node.module, node.level)
+                if found is not None:
+                    value = copy_value(self.project.name(found, alias.name), {})
             self._bind(name, value)
 
     @staticmethod
@@ -848,6 +867,8 @@ class ModuleAnalysis:
         base = self._eval(node.value)
         if isinstance(base, VllmModule):
             return symbols.attribute_of(base, node.attr)
+        if isinstance(base, ProjectModule):
+            return copy_value(self.project.name(base.path, node.attr), {}) if self.project else UNKNOWN
         if isinstance(base, StdName):
             return StdName(f"{base.path}.{node.attr}") if base.path in STD_MODULES else UNKNOWN
         if isinstance(base, ObjectArgs):
@@ -869,7 +890,7 @@ class ModuleAnalysis:
         if isinstance(base, ClassRef):
             if node.attr in ("options", "remote"):
                 return _BoundMethod(base, node.attr)
-            info = self._class_info.get(id(base.node))
+            info = base.info or self._class_info.get(id(base.node))
             if info is not None and node.attr in info.defaults and node.attr not in self._class_attr_stores:
                 value = info.defaults[node.attr]
                 return value if isinstance(value, (str, int, float, bool, type(None))) else UNKNOWN
@@ -1186,7 +1207,7 @@ class ModuleAnalysis:
     def _instantiate(self, ref: ClassRef, node: ast.Call) -> object:
         """An instance of a same-module class: its attributes are the class defaults and the
         constructor arguments (dataclass-like classes), unknown where methods assign them."""
-        info = self._class_info.get(id(ref.node))
+        info = ref.info or self._class_info.get(id(ref.node))
         if info is None:
             self._args_escape(node)
             return UNKNOWN
@@ -1806,13 +1827,15 @@ def _opened(original: object, copy_: object) -> bool:
     return isinstance(original, ObjectArgs) and isinstance(copy_, ObjectArgs) and copy_.open and not original.open
 
 
-def analyze_module(tree: ast.Module, max_passes: int = 3) -> ModuleAnalysis:
+def analyze_module(
+    tree: ast.Module, path: str | None = None, project: ProjectModules | None = None, max_passes: int = 3
+) -> ModuleAnalysis:
     """Analyse a module; again while a pass learns what the previous one could not know:
     functions that change module-level values, Ray actors' runtime environments."""
     volatile: set[str] = set()
     ray_envs: dict[int, list] = {}
     for _ in range(max_passes):
-        analysis = ModuleAnalysis(tree, volatile, ray_envs)
+        analysis = ModuleAnalysis(tree, volatile, ray_envs, path, project)
         analysis.run()
         if analysis.found_volatile <= volatile and _same_envs(analysis.ray_envs, ray_envs):
             return analysis

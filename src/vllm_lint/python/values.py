@@ -145,6 +145,7 @@ class FunctionRef:
 @dataclass(eq=False)
 class ClassRef:
     node: ast.AST
+    info: object = None  # what instances look like (analyzer._ClassInfo)
 
 
 @dataclass(eq=False)

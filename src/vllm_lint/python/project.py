@@ -1,0 +1,207 @@
+"""Project-local imports: ``from .settings import ENGINE_KWARGS``.
+
+An import is followed only into source files under the project root (the
+nearest folder above the importing file with ``.git``, ``pyproject.toml``,
+``setup.py`` or ``setup.cfg``), never into site-packages and never into vLLM.
+Each module is parsed and analysed once per run; a cycle, a missing module or
+a file that cannot be parsed makes the imported names unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+from vllm_lint.facts import UNKNOWN, Origin
+
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+MAX_MODULE_BYTES = 2 * 1024 * 1024
+MAX_IMPORT_DEPTH = 3
+_IMPORT_RE = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import|import[ \t]+([\w.]+))", re.M)
+
+
+@dataclass(frozen=True)
+class ProjectModule:
+    """A project module bound by ``import pkg.settings as s`` or ``from pkg import settings``."""
+
+    path: str
+
+
+class ProjectModules:
+    def __init__(self) -> None:
+        self._roots: dict[str, str] = {}
+        self._packages: dict[str, frozenset[str]] = {}
+        self._exports: dict[str, dict[str, object] | None] = {}
+        self._texts: dict[str, bytes | None] = {}
+        self._in_progress: list[str] = []
+
+    # ---------------------------------------------------------------- finding
+
+    def root_for(self, path: str) -> str:
+        directory = os.path.dirname(os.path.abspath(path))
+        if directory in self._roots:
+            return self._roots[directory]
+        current = directory
+        root = directory
+        while True:
+            if any(os.path.exists(os.path.join(current, marker)) for marker in ROOT_MARKERS):
+                root = current
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+        self._roots[directory] = root
+        return root
+
+    def _top_level(self, root: str) -> frozenset[str]:
+        """Importable top-level names under the project root and its ``src`` folder."""
+        if root not in self._packages:
+            names: set[str] = set()
+            for base in (root, os.path.join(root, "src")):
+                try:
+                    entries = os.listdir(base)
+                except OSError:
+                    continue
+                for entry in entries:
+                    if entry.endswith(".py"):
+                        names.add(entry[:-3])
+                    elif os.path.isfile(os.path.join(base, entry, "__init__.py")):
+                        names.add(entry)
+            names.discard("vllm")
+            self._packages[root] = frozenset(names)
+        return self._packages[root]
+
+    def find(self, importer: str, module: str | None, level: int) -> str | None:
+        """The file a ``from <module> import`` or ``import <module>`` reaches, if it is the project's."""
+        parts = module.split(".") if module else []
+        if level == 0:
+            if not parts or parts[0] == "vllm":
+                return None
+            root = self.root_for(importer)
+            if parts[0] not in self._top_level(root):
+                return None
+            bases = [root, os.path.join(root, "src")]
+        else:
+            base = os.path.dirname(os.path.abspath(importer))
+            for _ in range(level - 1):
+                base = os.path.dirname(base)
+            bases = [base]
+        for base in bases:
+            target = os.path.join(base, *parts)
+            for candidate in (target + ".py", os.path.join(target, "__init__.py")):
+                if os.path.isfile(candidate) and "site-packages" not in candidate.split(os.sep):
+                    return candidate
+        return None
+
+    def _text(self, path: str) -> bytes | None:
+        if path not in self._texts:
+            try:
+                if os.path.getsize(path) > MAX_MODULE_BYTES:
+                    self._texts[path] = None
+                else:
+                    with open(path, "rb") as handle:
+                        self._texts[path] = handle.read()
+            except OSError:
+                self._texts[path] = None
+        return self._texts[path]
+
+    def imports_relevant_module(self, importer: str, data: bytes, relevant) -> bool:
+        """Whether a file imports a project module whose text passes ``relevant``."""
+        for relative, absolute in _IMPORT_RE.findall(data):
+            spec = (relative or absolute).decode("ascii", "replace")
+            level = len(spec) - len(spec.lstrip("."))
+            module = spec[level:] or None
+            found = self.find(importer, module, level)
+            if found is None and module and level == 0 and "." in module:
+                found = self.find(importer, module.rsplit(".", 1)[0], 0)
+            if found is not None:
+                text = self._text(found)
+                if text is not None and relevant(text):
+                    return True
+        return False
+
+    # -------------------------------------------------------------- analysing
+
+    @contextmanager
+    def analysing(self, path: str):
+        """Mark the linted file as being imported, so that an import cycle through it is unknown."""
+        self._in_progress.append(os.path.abspath(path))
+        try:
+            yield
+        finally:
+            self._in_progress.pop()
+
+    def exports(self, path: str) -> dict[str, object] | None:
+        """The module-level values of a project module, or None when unknowable."""
+        path = os.path.abspath(path)
+        if path in self._exports:
+            return self._exports[path]
+        if path in self._in_progress or len(self._in_progress) >= MAX_IMPORT_DEPTH:
+            return None  # a cycle, or too deep
+        data = self._text(path)
+        if data is None:
+            self._exports[path] = None
+            return None
+        self._in_progress.append(path)
+        try:
+            from vllm_lint.lint import decode_python
+            from vllm_lint.python.analyzer import analyze_module
+
+            tree = ast.parse(decode_python(data), filename=path)
+            analysis = analyze_module(tree, path=path, project=self)
+            final = analysis.module_scope.final
+            result = {name: relocate(value, path) for name, value in final.names.items()} if final else None
+        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, LookupError):
+            result = None
+        finally:
+            self._in_progress.pop()
+        self._exports[path] = result
+        return result
+
+    def name(self, path: str, name: str) -> object:
+        exports = self.exports(path)
+        if exports is None:
+            return UNKNOWN
+        if name in exports:
+            return exports[name]
+        # ``from pkg import settings``: a submodule
+        if os.path.basename(path) == "__init__.py":
+            sub = os.path.join(os.path.dirname(path), name)
+            for candidate in (sub + ".py", os.path.join(sub, "__init__.py")):
+                if os.path.isfile(candidate):
+                    return ProjectModule(candidate)
+        return UNKNOWN
+
+
+def relocate(value: object, path: str, memo: dict | None = None) -> object:
+    """A copy of a value from another file, its origins marked with that file."""
+    from vllm_lint.python.values import DictObj, ListObj, ObjectArgs, Slot
+
+    if memo is None:
+        memo = {}
+    if id(value) in memo:
+        return memo[id(value)]
+
+    def moved(origin: Origin | None) -> Origin | None:
+        if origin is None or origin.path is not None:
+            return origin
+        return replace(origin, path=path)
+
+    if isinstance(value, DictObj):
+        copy = DictObj({}, value.complete)
+        memo[id(value)] = copy
+        copy.attribute_access = value.attribute_access
+        copy.items = {k: Slot(relocate(s.value, path, memo), moved(s.origin)) for k, s in value.items.items()}
+        return copy
+    if isinstance(value, ListObj):
+        copy = ListObj([], value.exact)
+        memo[id(value)] = copy
+        copy.elems = [relocate(e, path, memo) for e in value.elems]
+        return copy
+    if isinstance(value, ObjectArgs):
+        return UNKNOWN  # its source positions belong to the other file
+    return value

@@ -1,0 +1,3 @@
+from .cycle_a import CYCLE_KWARGS
+
+KWARGS = dict(CYCLE_KWARGS)

@@ -1,0 +1,12 @@
+"""Builds engines from settings imported from the project: no replay setting is written here."""
+from vllm import LLM
+
+from rollout import settings
+from rollout.settings import VALID_KWARGS
+from .settings import ENGINE_KWARGS
+from .missing_module import OTHER_KWARGS
+
+policy = LLM(**ENGINE_KWARGS)  # expect: VLM105
+reference = LLM(**VALID_KWARGS)
+through_module = LLM(settings.MODEL, **settings.ENGINE_KWARGS)  # expect: VLM105
+unknown = LLM(**OTHER_KWARGS)
