@@ -1,0 +1,80 @@
+"""The pylint plugin: ``pylint --load-plugins=vllm_lint.pylint``.
+
+pylint hands the checker an astroid module; the checker reads the module's
+source and runs the same analysis as the flake8 plugin and the CLI on Python's
+``ast``.  Nothing is inferred through astroid, so no installed package (vLLM,
+torch) is ever imported or analysed.  Messages use the rules' names as symbols
+(``replay-logprobs-mode``) and stable ids in one checker range, E71xx (pylint
+wants one range per checker): E71 followed by ``(a - 1) * 20 + bc`` for VLMabc, so VLM105 is E7105, VLM201 is
+E7121 and VLM302 is E7142.
+"""
+
+from __future__ import annotations
+
+from pylint.checkers import BaseChecker
+
+from vllm_lint.rules import ALL_RULES
+
+
+def message_id(code: str) -> str:
+    """VLM105 -> E7105, VLM201 -> E7121, VLM302 -> E7142: a fixed id per rule."""
+    category, number = int(code[3]), int(code[4:])
+    return f"E71{(category - 1) * 20 + number:02d}"
+
+
+class VllmLintChecker(BaseChecker):
+    name = "vllm-lint"
+    msgs = {
+        message_id(rule.code): (
+            f"{rule.code} %s",
+            rule.name,
+            rule.summary + f" (vLLM {rule.versions}; see `vllm-lint rule {rule.code}`).",
+        )
+        for rule in ALL_RULES
+    }
+    options = (
+        (
+            "vllm-target-version",
+            {
+                "default": None,
+                "type": "string",
+                "metavar": "<X.Y>",
+                "help": "vLLM release to check against (default: the project's pinned vllm, "
+                "else the installed vllm, else the newest release vllm-lint knows).",
+            },
+        ),
+    )
+
+    def open(self) -> None:
+        from vllm_lint.config import VersionResolver
+        from vllm_lint.versions import Version
+
+        value = self.linter.config.vllm_target_version
+        self._resolver = VersionResolver(Version.parse(value) if value else None, "--vllm-target-version")
+
+    def visit_module(self, node) -> None:
+        from vllm_lint.lint import lint_python_bytes
+
+        path = node.file or "-"
+        try:
+            with node.stream() as stream:
+                data = stream.read()
+        except (OSError, AttributeError):
+            return
+        # pylint reports syntax errors itself; findings skip ``# noqa`` (pylint uses its own disables).
+        result = lint_python_bytes(path, data, self._resolver.for_path, noqa=False)
+        for finding in result.findings:
+            span = finding.span
+            self.add_message(
+                message_id(finding.code),
+                node=node,  # positions below are the finding's own, not the module's
+                line=span.line,
+                col_offset=span.col,
+                end_lineno=span.end_line,
+                end_col_offset=span.end_col,
+                args=(finding.message,),
+            )
+
+
+def register(linter) -> None:
+    linter.register_checker(VllmLintChecker(linter))

@@ -1,0 +1,91 @@
+"""The pylint plugin, through real pylint: the same findings as the CLI on every Python fixture."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from fixtures import expectations, fixture_files, target_version
+
+pytest.importorskip("pylint")
+
+from vllm_lint.integrations.pylint_checker import VllmLintChecker, message_id  # noqa: E402
+from vllm_lint.rules import ALL_RULES  # noqa: E402
+
+TEMPLATE = "{path}|{line}|{column}|{msg_id}|{symbol}|{msg}"
+LINE_RE = re.compile(r"^(?P<path>[^|]+)\|(?P<line>\d+)\|(?P<column>\d+)\|(?P<id>E71\d\d)\|(?P<symbol>[\w-]+)\|(?P<msg>.*)$")
+
+
+def pylint(*args, cwd=None):
+    completed = subprocess.run(
+        [sys.executable, "-m", "pylint", "--load-plugins=vllm_lint.pylint", "--disable=all", "--enable=vllm-lint",
+         f"--msg-template={TEMPLATE}", "--persistent=n", "--score=n", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    found = {}
+    for line in completed.stdout.splitlines():
+        match = LINE_RE.match(line)
+        if match:
+            found.setdefault(os.path.abspath(match["path"]), set()).add((int(match["line"]), match["msg"].split()[0], match["symbol"]))
+    return completed.returncode, found
+
+
+def test_message_ids_are_stable_and_named_after_rules():
+    assert message_id("VLM105") == "E7105"
+    assert message_id("VLM201") == "E7121"
+    assert message_id("VLM302") == "E7142"
+    symbols = {definition[1] for definition in VllmLintChecker.msgs.values()}
+    assert symbols == {rule.name for rule in ALL_RULES}
+    assert len(VllmLintChecker.msgs) == len(ALL_RULES)
+
+
+@pytest.mark.parametrize("version", ["0.27", "0.28", "0.30", "0.33", "0.34"])
+def test_same_findings_as_the_fixtures(version):
+    files = [p for p in fixture_files("python") if p.suffix == ".py"]
+    files = [p for p in files if (target_version(p.read_text()) or "0.34") == version]
+    if not files:
+        pytest.skip("no fixture for this version")
+    _, found = pylint(f"--vllm-target-version={version}", *map(str, files))
+    rules = {rule.code: rule.name for rule in ALL_RULES}
+    for path in files:
+        expected, _ = expectations(path.read_text())
+        got = found.get(str(path), set())
+        assert {(line, code) for line, code, _ in got} == expected, path
+        assert all(rules[code] == symbol for _, code, symbol in got)
+
+
+def test_disable_comment_and_target_version(tmp_path):
+    source = tmp_path / "engine.py"
+    source.write_text(
+        "import os\nfrom vllm import LLM\nos.environ['VLLM_USE_V2_MODEL_RUNNER'] = '0'\n"
+        'llm = LLM("m", return_sampling_mask=True)\n'
+    )
+    _, found = pylint("--vllm-target-version=0.33", str(source))
+    assert {code for _, code, _ in found[str(source)]} == {"VLM101", "VLM105"}
+    _, found = pylint("--vllm-target-version=0.34", str(source))
+    assert {code for _, code, _ in found[str(source)]} == {"VLM105"}
+    source.write_text(source.read_text().replace("True)\n", "True)  # pylint: disable=replay-logprobs-mode\n"))
+    _, found = pylint("--vllm-target-version=0.34", str(source))
+    assert str(source) not in found
+
+
+def test_no_inference_into_installed_packages(tmp_path):
+    """The checker reads source; astroid never builds vLLM or any other installed package."""
+    from astroid import MANAGER
+    from pylint.lint import Run
+
+    source = tmp_path / "engine.py"
+    source.write_text('import json\nfrom vllm import LLM\nllm = LLM("m", return_sampling_mask=True)\n')
+    before = set(MANAGER.astroid_cache)
+    Run(["--load-plugins=vllm_lint.pylint", "--disable=all", "--enable=vllm-lint", "--persistent=n", str(source)],
+        exit=False)
+    loaded = set(MANAGER.astroid_cache) - before
+    assert not {name for name in loaded if name.split(".")[0] in ("vllm", "torch", "json")}
