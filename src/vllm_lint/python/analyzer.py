@@ -1343,6 +1343,12 @@ class ModuleAnalysis:
                 return _omegaconf(value, {})
             self._escape(value)
             return UNKNOWN
+        if path == "ray.remote" and len(node.args) == 1 and not node.keywords:
+            target = self._eval(node.args[0])
+            if isinstance(target, ClassRef):
+                return target  # ray.remote(Actor): the actor class, whose .options() we follow
+            self._escape(target)
+            return UNKNOWN
         if path == "ray.runtime_env.RuntimeEnv":
             result = DictObj()
             self._dict_update(result, [], node.keywords, node)

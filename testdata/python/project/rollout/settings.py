@@ -11,3 +11,10 @@ ENGINE_KWARGS = {
 }
 
 VALID_KWARGS = {**ENGINE_KWARGS, "logprobs_mode": "processed_logprobs"}
+
+
+class SamplerConfig:
+    """Plain class attributes, read through an instance in another module."""
+
+    return_sampling_mask = True
+    logprobs_mode = "raw_logprobs"

@@ -10,3 +10,14 @@ policy = LLM(**ENGINE_KWARGS)  # expect: VLM105
 reference = LLM(**VALID_KWARGS)
 through_module = LLM(settings.MODEL, **settings.ENGINE_KWARGS)  # expect: VLM105
 unknown = LLM(**OTHER_KWARGS)
+
+from .settings import SamplerConfig
+
+
+def from_imported_class():
+    config = SamplerConfig()
+    return LLM(
+        settings.MODEL,
+        return_sampling_mask=config.return_sampling_mask,
+        logprobs_mode=config.logprobs_mode,  # expect: VLM105
+    )
