@@ -290,6 +290,10 @@ def run_check(args, out=None, err=None) -> int:
         from vllm_lint.fix.apply import fix_results
 
         return fix_results(results, args, settings, resolver, out, err)
+    if args.output_format in ("json", "full"):  # these show each finding's fix
+        from vllm_lint.fix.apply import attach_result_fixes
+
+        attach_result_fixes(results, resolver, args.fix_mode)
 
     if args.statistics:
         output.write_statistics(results, out)

@@ -1,0 +1,358 @@
+"""``vllm-lint check --fix`` / ``--diff``: apply fixes, write files safely, report.
+
+Exit codes follow ruff: with ``--fix``, 0 when no finding remains and 1 when
+some do (or a file could not be read, parsed or written); with ``--diff``, 1
+when a file would change.  libcst is imported only when a Python file has a
+finding with a fix.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import io
+import os
+import stat
+import tempfile
+import tokenize
+from collections import Counter
+from dataclasses import dataclass, field
+
+from vllm_lint.findings import Finding
+from vllm_lint.fix.plan import may_have_fix
+
+EXIT_CLEAN, EXIT_FINDINGS = 0, 1
+
+
+class FileChanged(Exception):
+    """The file on disk is not the one that was linted."""
+
+
+# ------------------------------------------------------------------ reading and writing
+
+
+@dataclass
+class Encoded:
+    """How a file's bytes became text, so the fixed text becomes bytes the same way."""
+
+    encoding: str  # a codec that reproduces the BOM ("utf-8-sig") where there was one
+    newline: str
+
+
+def decode_python(data: bytes) -> tuple[str, Encoded]:
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode(encoding)
+    if text.startswith("\ufeff"):  # a BOM with a cookie naming another spelling of UTF-8
+        text, encoding = text[1:], "utf-8-sig"
+    return text, Encoded(encoding, _newline_of(text))
+
+
+def decode_text(data: bytes) -> tuple[str, Encoded]:
+    if data.startswith(codecs.BOM_UTF8):
+        text = data[len(codecs.BOM_UTF8) :].decode("utf-8")
+        return text, Encoded("utf-8-sig", _newline_of(text))
+    text = data.decode("utf-8")
+    return text, Encoded("utf-8", _newline_of(text))
+
+
+def _newline_of(text: str) -> str:
+    index = text.find("\n")
+    if index > 0 and text[index - 1] == "\r":
+        return "\r\n"
+    if index == -1 and "\r" in text:
+        return "\r"
+    return "\n"
+
+
+def write_atomically(path: str, data: bytes, expected: bytes) -> None:
+    """Replace ``path`` with ``data`` via a temporary file and a rename.
+
+    The file keeps its mode (and owner, where allowed); a symbolic link keeps
+    pointing at the file it named.  Raises ``FileChanged`` when the file no
+    longer holds ``expected``, ``OSError`` when it cannot be written.
+    """
+    real = os.path.realpath(path)
+    info = os.stat(real)
+    directory = os.path.dirname(real) or "."
+    fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".vllm-lint", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        if hasattr(os, "chown") and (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(temporary, info.st_uid, info.st_gid)
+            except OSError:
+                pass
+        with open(real, "rb") as handle:
+            if handle.read() != expected:
+                raise FileChanged(path)
+        os.replace(temporary, real)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def unified_diff(path: str, old: str, new: str) -> str:
+    def lines(text: str) -> list[str]:
+        return text.splitlines(keepends=True) if "\n" in text else ([text] if text else [])
+
+    diff = difflib.unified_diff(lines(old), lines(new), fromfile=path, tofile=path)
+    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in diff)
+    return text
+
+
+# ------------------------------------------------------------------ one file
+
+
+@dataclass
+class FileFix:
+    path: str
+    old_text: str
+    new_text: str
+    fixed: list[Finding] = field(default_factory=list)
+    remaining: list[Finding] = field(default_factory=list)
+    encoded: Encoded | None = None
+    data: bytes | None = None  # the bytes the fix started from (None: stdin)
+    error: str | None = None
+    converged: bool = True
+
+    @property
+    def changed(self) -> bool:
+        return self.new_text != self.old_text
+
+
+def keeper(settings, path: str):
+    ignored = settings.ignored_for(path)
+
+    def keep(finding: Finding) -> bool:
+        return settings.enabled(finding.code) and not any(finding.code.startswith(prefix) for prefix in ignored)
+
+    return keep
+
+
+def _read(result) -> bytes | None:
+    from vllm_lint.lint import read_file
+
+    if result.path == "-":
+        return None
+    return read_file(result.path)
+
+
+def fix_python_result(result, version, settings, unsafe: bool, mode: str) -> FileFix:
+    from vllm_lint.fix.python import fix_source
+
+    data = _read(result)
+    if data is None:
+        text, encoded = result.source or "", Encoded("utf-8", _newline_of(result.source or ""))
+    else:
+        text, encoded = decode_python(data)
+        if result.source is not None and text != result.source:
+            raise FileChanged(result.path)
+    outcome = fix_source(
+        text, result.path, version, unsafe=unsafe, mode=mode, keep=keeper(settings, result.path), findings=result.findings
+    )
+    return FileFix(
+        result.path, text, outcome.source, outcome.fixed, outcome.remaining, encoded, data, outcome.error, outcome.converged
+    )
+
+
+def fix_text_result(result, version_for, settings, unsafe: bool) -> FileFix:
+    from vllm_lint.fix.text import fix_text
+    from vllm_lint.lint import file_kind
+
+    data = _read(result)
+    if data is None:
+        text = result.source or ""
+        encoded = Encoded("utf-8", _newline_of(text))
+    else:
+        text, encoded = decode_text(data)
+        if result.source is not None and text != result.source:
+            raise FileChanged(result.path)
+    kind = file_kind(result.path, data)
+    keep = keeper(settings, result.path)
+
+    def relint(new_text: str) -> list[Finding]:
+        from vllm_lint.commandline import lint_command_file
+
+        linted = lint_command_file(result.path, new_text.encode(encoded.encoding), kind, version_for)
+        return [f for f in linted.findings if keep(f)]
+
+    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline)
+    return FileFix(
+        result.path, text, outcome.text, outcome.fixed, outcome.remaining, encoded, data, outcome.error, outcome.converged
+    )
+
+
+# ------------------------------------------------------------------ fixes in output
+
+
+def attach_result_fixes(results, resolver, mode: str) -> None:
+    """Fill ``finding.fix`` of Python findings that have a fix, for JSON and ``full`` output."""
+    from vllm_lint.lint import python_kind
+
+    for result in results:
+        if result.source is None or not result.findings:
+            continue
+        if result.path != "-" and not python_kind(result.path):
+            continue
+        if not any(may_have_fix(f, mode) and f.fix is None for f in result.findings):
+            continue
+        from vllm_lint.fix.python import attach_fixes
+
+        version, _ = resolver.for_path(result.path)
+        try:
+            attach_fixes(result.source, result.findings, version, mode, result.path)
+        except Exception:  # a fix we cannot compute is a fix we do not show
+            continue
+
+
+def _plural(count: int, word: str) -> str:
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}es" if word.endswith("x") else f"{count} {word}s"
+
+
+# ------------------------------------------------------------------ the command
+
+
+def fix_results(results, args, settings, resolver, out, err) -> int:
+    from vllm_lint import output
+    from vllm_lint.lint import python_kind
+
+    unsafe = bool(args.unsafe_fixes)
+    mode = args.fix_mode
+    diff_only = bool(args.diff)
+    machine = args.output_format in ("json", "github", "sarif")
+    stdin = any(result.path == "-" for result in results)
+    # The report about fixes goes where it does not mix with machine-readable output.
+    report = err if machine or diff_only or stdin else out
+    fixed_files: list[FileFix] = []
+    failures: list[tuple[str, str]] = []
+    diffs: list[str] = []
+
+    for result in results:
+        if result.error is not None or not result.findings:
+            continue
+        if not any(may_have_fix(f, mode) for f in result.findings):
+            continue
+        is_python = result.path == "-" or python_kind(result.path)
+        if not is_python and not any(f.fix is not None for f in result.findings):
+            continue
+        try:
+            if is_python:
+                version, _ = resolver.for_path(args.stdin_filename if result.path == "-" and args.stdin_filename else result.path)
+                fixed = fix_python_result(result, version, settings, unsafe, mode)
+            else:
+                fixed = fix_text_result(result, resolver.for_path, settings, unsafe)
+        except FileChanged:
+            failures.append((result.path, "changed on disk since it was read; not overwritten"))
+            continue
+        except (OSError, UnicodeError, SyntaxError, LookupError) as error:
+            failures.append((result.path, f"cannot fix: {error}"))
+            continue
+        if fixed.error is not None:
+            failures.append((result.path, f"{fixed.error}; file left unchanged"))
+            continue
+        if not fixed.converged:
+            err.write(f"vllm-lint: warning: {result.path}: fixes did not settle after the maximum number of passes\n")
+        if not fixed.changed:
+            continue
+        if diff_only:
+            diffs.append(unified_diff(result.path, fixed.old_text, fixed.new_text))
+            fixed_files.append(fixed)
+            continue
+        if result.path == "-":
+            out.write(fixed.new_text)
+        else:
+            new_data = fixed.new_text.encode(fixed.encoded.encoding)
+            try:
+                write_atomically(result.path, new_data, fixed.data)
+            except FileChanged:
+                failures.append((result.path, "changed on disk since it was read; not overwritten"))
+                continue
+            except OSError as error:
+                failures.append((result.path, f"cannot write: {error.strerror or error}"))
+                continue
+        result.findings = fixed.remaining
+        result.source = fixed.new_text
+        fixed_files.append(fixed)
+
+    for path, reason in failures:
+        err.write(f"vllm-lint: error: {path}: {reason}\n")
+
+    fixed_count = sum(len(f.fixed) for f in fixed_files)
+    if args.output_format in ("json", "full") and not diff_only:
+        attach_result_fixes(results, resolver, mode)
+
+    if diff_only:
+        for text in diffs:
+            out.write(text)
+        if not args.quiet:
+            after = {fixed.path: fixed for fixed in fixed_files}
+            items = [
+                (r.path, after[r.path].new_text, after[r.path].remaining) if r.path in after else (r.path, r.source, r.findings)
+                for r in results
+            ]
+            hidden = _hidden(items, resolver, mode, unsafe)
+            message = f"Would fix {_plural(fixed_count, 'error')}" if fixed_count else "No errors would be fixed"
+            if hidden:
+                message += f" ({_plural(hidden, 'additional fix')} available with `--unsafe-fixes`)"
+            err.write(message + ".\n")
+        if args.exit_zero:
+            return EXIT_CLEAN
+        return EXIT_FINDINGS if diffs or failures else EXIT_CLEAN
+
+    findings_out = err if stdin else out
+    if args.statistics:
+        output.write_statistics(results, findings_out)
+    else:
+        output.write(results, args.output_format, findings_out)
+    remaining = sum(len(r.findings) for r in results)
+    unreadable = sum(1 for r in results if r.error is not None)
+    if not args.quiet:
+        if fixed_files:
+            report.write(f"Fixed {_plural(fixed_count, 'error')} in {_plural(len(fixed_files), 'file')}:\n")
+            for fixed in fixed_files:
+                codes = Counter(f.code for f in fixed.fixed)
+                detail = ", ".join(f"{count} × {code}" for code, count in sorted(codes.items()))
+                left = f"; {len(fixed.remaining)} remaining" if fixed.remaining else ""
+                report.write(f"  {fixed.path}: {detail}{left}\n")
+        if fixed_count:
+            report.write(f"Found {_plural(fixed_count + remaining, 'error')} ({fixed_count} fixed, {remaining} remaining).\n")
+        else:
+            report.write(output.summary(results) + "\n")
+        if unreadable and fixed_count:
+            report.write(f"{_plural(unreadable, 'file')} could not be parsed.\n")
+        hidden = _hidden([(r.path, r.source, r.findings) for r in results], resolver, mode, unsafe)
+        if hidden:
+            report.write(f"{_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option.\n")
+    if args.exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if remaining or unreadable or failures else EXIT_CLEAN
+
+
+def _hidden(items, resolver, mode: str, unsafe: bool) -> int:
+    """Findings whose fix needs ``--unsafe-fixes``; ``items`` are (path, source, findings)."""
+    from vllm_lint.fix.plan import plan
+    from vllm_lint.lint import python_kind
+
+    if unsafe:
+        return 0
+    count = 0
+    for path, source, findings in items:
+        count += sum(1 for f in findings if f.fix is not None and f.fix.applicability == "unsafe")
+        rest = [f for f in findings if f.fix is None and may_have_fix(f, mode)]
+        if rest and source is not None and (path == "-" or python_kind(path)):
+            version, _ = resolver.for_path(path)
+            try:
+                planned = plan(source, rest, version, mode, path)
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+            count += sum(1 for item in planned if item.target.safety == "unsafe")
+    return count
