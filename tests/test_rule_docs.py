@@ -54,3 +54,11 @@ def test_readme_lists_every_rule():
     readme = (TESTDATA.parent / "README.md").read_text(encoding="utf-8")
     for rule in ALL_RULES:
         assert f"| {rule.code} | {rule.name} |" in readme
+
+
+def test_docs_rules_md_is_generated_from_the_rules():
+    from fixtures import TESTDATA
+    from vllm_lint.cli import rules_markdown
+
+    committed = (TESTDATA.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert committed == rules_markdown(), "regenerate with: vllm-lint rule --all --markdown > docs/rules.md"
