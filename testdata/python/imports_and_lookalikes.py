@@ -30,3 +30,8 @@ class LocalEngine:
 def local_class():
     LLM = LocalEngine
     return LLM(return_sampling_mask=True)
+
+
+def positional_star(args):
+    # LLM(model, *, ...): *args can only be the model.
+    return VLLMEngine(*args, return_sampling_mask=True, logprobs_mode="raw_logprobs")  # expect: VLM105

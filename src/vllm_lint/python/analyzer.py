@@ -472,6 +472,11 @@ class ModuleAnalysis:
     def _stmt_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module if node.level == 0 else None
         for alias in node.names:
+            if alias.name == "*":
+                if symbols.is_vllm_module(module):
+                    for class_name in symbols.KNOWN_CLASSES:
+                        self._bind(class_name, VllmClass(class_name))
+                continue
             name = alias.asname or alias.name
             value = symbols.resolve_from_import(module, alias.name)
             if value is None:
@@ -1548,14 +1553,27 @@ class ModuleAnalysis:
 
     # ------------------------------------------------------- vLLM constructs
 
-    def _call_slots(self, node: ast.Call, skip_positional: int = 0, positional_names: tuple[str, ...] = ()) -> tuple[bool, dict[str, Slot]]:
-        """The keyword slots a call writes; ``open`` when an unresolved splat or positional may add more."""
+    def _call_slots(
+        self,
+        node: ast.Call,
+        skip_positional: int = 0,
+        positional_names: tuple[str, ...] = (),
+        keyword_only_rest: bool = False,
+    ) -> tuple[bool, dict[str, Slot]]:
+        """The keyword slots a call writes; ``open`` when an unresolved splat or positional may add more.
+
+        ``keyword_only_rest``: parameters after ``positional_names`` are keyword-only
+        (``LLM(model, *, ...)``), so ``*args`` can only supply those names."""
         slots: dict[str, Slot] = {}
         open_ = False
         positional = node.args[skip_positional:]
         for index, arg in enumerate(positional):
             if isinstance(arg, ast.Starred):
                 self._escape(self._eval(arg.value))
+                if keyword_only_rest:
+                    for name in positional_names[index:]:
+                        slots[name] = Slot(UNKNOWN, None)
+                    break
                 open_ = True
                 continue
             value = self._eval(arg)
@@ -1583,7 +1601,7 @@ class ModuleAnalysis:
 
     def _construct(self, kind: str, node: ast.Call, partial: PartialObj | None = None) -> object:
         names = ("model",) if kind in ("LLM", "EngineArgs", "AsyncEngineArgs", "ModelConfig") else ()
-        open_, slots = self._call_slots(node, positional_names=names)
+        open_, slots = self._call_slots(node, positional_names=names, keyword_only_rest=kind == "LLM")
         if partial is not None:
             open_ = open_ or partial.open
             for key, slot in partial.slots.items():
