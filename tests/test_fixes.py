@@ -1,0 +1,279 @@
+"""``vllm-lint check --fix``: before/after pairs, idempotence, files on disk, exit codes.
+
+Every ``testdata/fixes/<mode>/name.py`` is fixed by the command line and must
+then equal ``name.py.fixed`` byte for byte.  The folder names the switches:
+``safe`` (``--fix``), ``unsafe`` (``--fix --unsafe-fixes``), ``disable-replay``
+(``--fix --unsafe-fixes --fix-mode disable-replay``).  A fixture may pin the
+vLLM release with ``# target-version: X`` at the top.
+
+``VLLM_LINT_UPDATE_FIXES=1 pytest tests/test_fixes.py`` rewrites the
+``.fixed`` files (review the diff before committing it).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from fixtures import TESTDATA, fixture_files, target_version
+from vllm_lint import cli
+from vllm_lint.fix.python import fix_source, lint_source
+from vllm_lint.versions import NEWEST_VERSION, Version
+
+FIXES = TESTDATA / "fixes"
+MODES = {
+    "safe": ["--fix"],
+    "unsafe": ["--fix", "--unsafe-fixes"],
+    "disable-replay": ["--fix", "--unsafe-fixes", "--fix-mode", "disable-replay"],
+}
+PAIRS = sorted(FIXES.glob("*/*.py"))
+UPDATE = os.environ.get("VLLM_LINT_UPDATE_FIXES") == "1"
+
+
+def version_of(text: str) -> str:
+    return target_version(text) or ".".join(map(str, NEWEST_VERSION.release))
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    args = cli.build_parser().parse_args(argv)
+    code = cli.run_check(args, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def fix_copy(source: Path, folder: Path, extra: list[str] | None = None) -> tuple[Path, int, str, str]:
+    text = source.read_bytes().decode("utf-8", "replace")
+    copy = folder / source.name
+    shutil.copyfile(source, copy)
+    flags = MODES[source.parent.name] if extra is None else extra
+    code, out, err = run(["check", *flags, "--target-version", version_of(text), str(copy)])
+    return copy, code, out, err
+
+
+def test_every_mode_has_fixtures():
+    assert {path.parent.name for path in PAIRS} == set(MODES)
+    missing = [str(path) for path in PAIRS if not Path(f"{path}.fixed").exists() and not UPDATE]
+    assert not missing, f"fixtures without a .fixed file: {missing}"
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[str(p.relative_to(FIXES)) for p in PAIRS])
+def test_fix_pair(path, tmp_path):
+    copy, code, out, err = fix_copy(path, tmp_path)
+    expected_path = Path(f"{path}.fixed")
+    if UPDATE:
+        shutil.copyfile(copy, expected_path)
+    assert copy.read_bytes() == expected_path.read_bytes(), f"fixed file differs from {expected_path.name}:\n{out}{err}"
+    assert "error:" not in err, err
+    # The exit code says whether findings remain, and the summary counts them.
+    remaining = lint_copy(copy)
+    assert code == (1 if remaining else 0), out
+    if copy.read_bytes() != path.read_bytes():
+        assert f"  {copy}: " in out and f"{len(remaining)} remaining)." in out, out
+    else:
+        assert "Fixed " not in out and f"Found {len(remaining)} error" in out, out
+
+
+def lint_copy(copy: Path):
+    code, out, _ = run(["check", "--output-format", "json", "--target-version", version_of(copy.read_text("utf-8", "replace")), str(copy)])
+    return json.loads(out)
+
+
+@pytest.mark.parametrize("path", PAIRS, ids=[str(p.relative_to(FIXES)) for p in PAIRS])
+def test_fixed_file_is_stable(path, tmp_path):
+    """Fixing the expected output again changes nothing, and leaves no fix that this mode applies."""
+    fixed = Path(f"{path}.fixed")
+    if not fixed.exists():
+        pytest.skip("no .fixed file yet")
+    copy = tmp_path / path.name
+    shutil.copyfile(fixed, copy)
+    code, out, err = run(["check", *MODES[path.parent.name], "--target-version", version_of(fixed.read_text("utf-8", "replace")), str(copy)])
+    assert copy.read_bytes() == fixed.read_bytes()
+    assert "Fixed " not in out
+
+
+def test_diff_writes_nothing_and_exits_1(tmp_path):
+    source = FIXES / "safe" / "logprobs_mode_missing.py"
+    copy = tmp_path / source.name
+    shutil.copyfile(source, copy)
+    code, out, err = run(["check", "--diff", str(copy)])
+    assert code == 1
+    assert copy.read_bytes() == source.read_bytes()
+    assert out.startswith(f"--- {copy}\n+++ {copy}\n")
+    assert '+policy = LLM(MODEL, return_sampling_mask=True, logprobs_mode="processed_logprobs")' in out
+    assert "Would fix 7 errors." in err
+
+
+def test_diff_exits_0_when_nothing_would_change(tmp_path):
+    source = FIXES / "safe" / "unfixable.py"
+    copy = tmp_path / source.name
+    shutil.copyfile(source, copy)
+    code, out, err = run(["check", "--diff", "--target-version", "0.30", str(copy)])
+    assert (code, out) == (0, "")
+    assert "No errors would be fixed" in err
+
+
+def test_unsafe_fixes_are_hidden_without_the_switch(tmp_path):
+    source = FIXES / "unsafe" / "batch_sharded_sampling.py"
+    copy, code, out, err = fix_copy(source, tmp_path, ["--fix"])
+    assert code == 1
+    assert copy.read_bytes() == source.read_bytes()
+    assert "2 hidden fixes can be enabled with the `--unsafe-fixes` option." in out
+    code, out, err = run(["check", "--diff", str(copy)])
+    assert code == 0 and "(2 additional fixes available with `--unsafe-fixes`)" in err
+
+
+def test_fix_reports_files_and_counts(tmp_path):
+    first, _, _, _ = fix_copy(FIXES / "safe" / "rename_then_add.py", tmp_path, [])
+    second, _, _, _ = fix_copy(FIXES / "unsafe" / "batch_sharded_sampling.py", tmp_path, [])
+    code, out, err = run(["check", "--fix", str(first), str(second)])
+    assert code == 1
+    assert f"  {first}: 1 × VLM105, 1 × VLM302\n" in out
+    assert "Fixed 2 errors in 1 file:" in out
+    assert "Found 4 errors (2 fixed, 2 remaining)." in out
+    assert out.count(f"{second}:") == 2  # the findings left
+
+
+def test_mode_and_line_endings_survive(tmp_path):
+    source = FIXES / "safe" / "crlf.py"
+    copy = tmp_path / "crlf.py"
+    shutil.copyfile(source, copy)
+    os.chmod(copy, 0o751)
+    code, _, _ = run(["check", "--fix", str(copy)])
+    assert code == 0
+    assert stat.S_IMODE(os.stat(copy).st_mode) == 0o751
+    data = copy.read_bytes()
+    assert data.count(b"\r\n") == data.count(b"\n")
+    assert not list(tmp_path.glob(".crlf.py.*")), "temporary file left behind"
+
+
+def test_symlink_keeps_pointing_at_the_file(tmp_path):
+    real = tmp_path / "real.py"
+    shutil.copyfile(FIXES / "safe" / "rename_then_add.py", real)
+    link = tmp_path / "link.py"
+    link.symlink_to(real)
+    code, _, _ = run(["check", "--fix", str(link)])
+    assert code == 0
+    assert link.is_symlink()
+    assert real.read_bytes() == Path(f"{FIXES / 'safe' / 'rename_then_add.py'}.fixed").read_bytes()
+
+
+def test_file_changed_after_linting_is_not_overwritten(tmp_path, monkeypatch):
+    from vllm_lint.fix import apply
+
+    copy = tmp_path / "changed.py"
+    shutil.copyfile(FIXES / "safe" / "rename_then_add.py", copy)
+    edited = b"# edited meanwhile\n" + copy.read_bytes()
+    real_fix = apply.fix_python_result
+
+    def fix_then_edit(*args, **kwargs):
+        fixed = real_fix(*args, **kwargs)
+        copy.write_bytes(edited)  # someone saves the file while the fix is computed
+        return fixed
+
+    monkeypatch.setattr(apply, "fix_python_result", fix_then_edit)
+    code, out, err = run(["check", "--fix", str(copy)])
+    assert copy.read_bytes() == edited
+    assert "changed on disk since it was read; not overwritten" in err
+    assert code == 1
+
+
+def test_file_changed_between_lint_and_fix_is_not_touched(tmp_path, monkeypatch):
+    from vllm_lint import lint
+
+    copy = tmp_path / "changed.py"
+    shutil.copyfile(FIXES / "safe" / "rename_then_add.py", copy)
+    edited = copy.read_bytes() + b"# edited meanwhile\n"
+    real_lint = lint.lint_file
+
+    def lint_then_edit(*args, **kwargs):
+        result = real_lint(*args, **kwargs)
+        copy.write_bytes(edited)
+        return result
+
+    monkeypatch.setattr(lint, "lint_file", lint_then_edit)
+    code, out, err = run(["check", "--fix", str(copy)])
+    assert copy.read_bytes() == edited
+    assert "changed on disk since it was read" in err
+    assert code == 1
+
+
+def test_unparseable_result_leaves_the_file_untouched(tmp_path, monkeypatch):
+    from vllm_lint.fix import python
+
+    copy = tmp_path / "broken.py"
+    source = FIXES / "safe" / "rename_then_add.py"
+    shutil.copyfile(source, copy)
+    monkeypatch.setattr(python, "transform", lambda text, targets: (text + "\n)(\n", {0}))
+    code, out, err = run(["check", "--fix", str(copy)])
+    assert copy.read_bytes() == source.read_bytes()
+    assert "the fixed source does not parse" in err and "file left unchanged" in err
+    assert code == 1
+
+
+def test_json_output_shows_fixes_that_reproduce_the_fix(tmp_path):
+    """Each finding's fix in JSON, applied alone, gives the fixer's own result for that finding."""
+    from vllm_lint.findings import Edit
+    from vllm_lint.fix.text import apply_edits
+
+    source = FIXES / "unsafe" / "logits_processors.py"
+    text = source.read_text()
+    code, out, _ = run(["check", "--output-format", "json", str(source)])
+    records = json.loads(out)
+    assert records and all(record["fix"] is not None for record in records)
+    for record in records:
+        fix = record["fix"]
+        assert fix["applicability"] == "unsafe" and fix["message"] == "Remove `logits_processors`"
+        edits = [
+            Edit((e["location"]["row"], e["location"]["column"]), (e["end_location"]["row"], e["end_location"]["column"]), e["content"])
+            for e in fix["edits"]
+        ]
+        fixed = apply_edits(text, edits)
+        assert fixed is not None and "logits_processors" not in fixed.splitlines()[record["location"]["row"] - 1]
+        compile(fixed, "fixed.py", "exec")
+    first = records[0]["fix"]["edits"][0]
+    assert (first["location"], first["end_location"], first["content"]) == (
+        {"row": 11, "column": 5},
+        {"row": 12, "column": 5},
+        "",
+    )
+
+
+def test_full_output_names_the_fix():
+    source = FIXES / "safe" / "logprobs_mode_wrong.py"
+    code, out, _ = run(["check", "--output-format", "full", str(source)])
+    assert '= help: Set `logprobs_mode="processed_logprobs"` (safe fix)' in out
+
+
+# ------------------------------------------------------------------ idempotence
+
+
+def _all_python_fixtures() -> list[Path]:
+    files = sorted(FIXES.glob("*/*.py")) + sorted(FIXES.glob("*/*.py.fixed"))
+    return files + [p for p in fixture_files("python") if p.suffix == ".py"]
+
+
+IDEMPOTENCE = _all_python_fixtures()
+
+
+@pytest.mark.parametrize("mode", ["keep-replay", "disable-replay"])
+@pytest.mark.parametrize("path", IDEMPOTENCE, ids=[str(p.relative_to(TESTDATA)) for p in IDEMPOTENCE])
+def test_fixing_twice_changes_nothing_more(path, mode):
+    from vllm_lint.fix.apply import decode_python
+
+    text, _ = decode_python(path.read_bytes())
+    pinned = target_version(text)
+    version = Version.parse(pinned) if pinned else NEWEST_VERSION
+    once = fix_source(text, str(path), version, unsafe=True, mode=mode)
+    assert once.error is None, once.error
+    compile(once.source, str(path), "exec")
+    twice = fix_source(once.source, str(path), version, unsafe=True, mode=mode)
+    assert twice.source == once.source
+    assert not twice.fixed
+    if not lint_source(text, str(path), version):
+        assert once.source == text
