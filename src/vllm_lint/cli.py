@@ -250,7 +250,7 @@ def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
 
     results: list[FileResult] = []
     version_for = resolver.for_path
-    if jobs > 1 and len(files) > 1:
+    if jobs > 1 and len(files) > 1 and all(path != "-" for path, _ in files):
         from vllm_lint.parallel import lint_parallel
 
         return lint_parallel(files, resolver, jobs)
