@@ -277,3 +277,11 @@ def test_fixing_twice_changes_nothing_more(path, mode):
     assert not twice.fixed
     if not lint_source(text, str(path), version):
         assert once.source == text
+
+
+def test_shared_dicts_are_reported_without_a_fix():
+    source = FIXES / "unsafe" / "shared_dict.py"
+    code, out, _ = run(["check", "--output-format", "json", str(source)])
+    records = json.loads(out)
+    assert [(r["code"], r["location"]["row"]) for r in records] == [("VLM104", 6), ("VLM104", 7), ("VLM102", 14)]
+    assert all(r["fix"] is None for r in records)

@@ -135,41 +135,80 @@ def _analyse(source: str, path: str | None):
     return analyze_module(tree, real_path, project_modules() if real_path else None)
 
 
-def _engine_mask_targets(source: str, path: str | None, version: Version, findings: list[Finding]) -> dict[int, Target]:
-    """``--fix-mode disable-replay``: for each replay finding, the removal of its engine's mask."""
+def _engines_of(source: str, path: str | None, version: Version, findings: list[Finding]) -> tuple[object, dict[int, object]]:
+    """The analysis, and the engine each finding is about (by ``id`` of the finding)."""
     from vllm_lint.checker import check_facts
-    from vllm_lint.rules.base import replay_on
 
-    wanted = {id(f): (f.code, f.span.line, f.span.col, f.message) for f in findings if f.code in REPLAY_CODES}
-    if not wanted:
-        return {}
     analysis = _analyse(source, path)
-    result: dict[int, Target] = {}
+    wanted = {id(f): (f.code, f.span.line, f.span.col, f.message) for f in findings}
+    engines: dict[int, object] = {}
     for engine in analysis.engines:
-        if not replay_on(engine):
-            continue
-        origin = engine.written.get(MASK)
-        if origin is None or origin.path is not None or origin.kind not in EDITABLE_KINDS:
-            continue
-        if origin.container is not None and analysis.shared_container(origin.container):
-            continue
         keys = {(f.code, f.span.line, f.span.col, f.message) for f in check_facts([engine], [], version)}
-        target = Target("remove", origin.kind, origin.span, "unsafe", disable_replay_message())
         for finding_id, key in wanted.items():
             if key in keys:
-                result[finding_id] = target
-    return result
+                engines.setdefault(finding_id, engine)
+    return analysis, engines
+
+
+def _mask_removal(analysis, engine) -> Target | None:
+    """``--fix-mode disable-replay``: remove the engine's ``return_sampling_mask`` where it is written."""
+    from vllm_lint.rules.base import replay_on
+
+    if engine is None or not replay_on(engine):
+        return None
+    origin = engine.written.get(MASK)
+    if origin is None or origin.path is not None or origin.kind not in EDITABLE_KINDS:
+        return None
+    if origin.container is not None and analysis.shared_container(origin.container):
+        return None
+    return Target("remove", origin.kind, origin.span, "unsafe", disable_replay_message())
+
+
+def _inside_shared(analysis, engine, origin) -> bool:
+    """The value at ``origin`` sits inside a dict that feeds more than this engine.
+
+    The front end checks the dict the value is written in; a dict nested in a
+    shared one (``COMMON = {"speculative_config": {...}}``) is shared too.
+    """
+    from vllm_lint.facts import Known, Mapping
+
+    def walk(fact, enclosing: list[int]) -> bool | None:
+        if not isinstance(fact, Known):
+            return None
+        # Container ids differ between two runs of the analysis: compare where it was written.
+        if fact.origin is not None and (fact.origin.span, fact.origin.kind) == (origin.span, origin.kind):
+            return any(analysis.shared_container(container) for container in enclosing)
+        if isinstance(fact.value, Mapping):
+            container = fact.origin.container if fact.origin is not None else None
+            inner = enclosing + [container] if container is not None else enclosing
+            for item in fact.value.items.values():
+                found = walk(item, inner)
+                if found is not None:
+                    return found
+        return None
+
+    return any(walk(fact, []) for fact in engine.fields.values())
 
 
 def plan(source: str, findings: list[Finding], version: Version, mode: str, path: str | None = None) -> list[Planned]:
     """Every finding that has a fix in this mode, with its edit (whatever its safety)."""
+    disabling = {id(f) for f in findings if mode == DISABLE_REPLAY and f.code in REPLAY_CODES}
+    targets = {id(f): keep_replay_target(f) for f in findings if id(f) not in disabling}
+    # Findings whose edit depends on the engine: the mask it writes, or a value in a dict.
+    located = [f for f in findings if id(f) in disabling or (targets.get(id(f)) and targets[id(f)].action != "add")]
+    analysis, engines = _engines_of(source, path, version, located) if located else (None, {})
     planned: list[Planned] = []
-    masks = _engine_mask_targets(source, path, version, findings) if mode == DISABLE_REPLAY else {}
     for finding in findings:
-        if mode == DISABLE_REPLAY and finding.code in REPLAY_CODES:
-            target = masks.get(id(finding))
+        engine = engines.get(id(finding))
+        if id(finding) in disabling:
+            target = _mask_removal(analysis, engine)
         else:
-            target = keep_replay_target(finding)
+            target = targets.get(id(finding))
+            if target is not None and target.action != "add":
+                if engine is None or _inside_shared(analysis, engine, finding.origin):
+                    target = None
+                elif target.action == "rename" and (MASK in engine.written or MASK in engine.fields):
+                    target = None  # renaming would write return_sampling_mask twice
         if target is not None:
             planned.append(Planned(finding, target))
     return planned
