@@ -257,10 +257,12 @@ class ModuleAnalysis:
         ray_envs: dict[int, list] | None = None,
         path: str | None = None,
         project: ProjectModules | None = None,
+        summary: ModuleSummary | None = None,
     ) -> None:
         self.tree = tree
         self.path = path
         self.project = project if path else None
+        self.summary = summary or ModuleSummary(tree)
         # VLLM_USE_V2_MODEL_RUNNER as each Ray actor class gets it from runtime_env, per
         # creation path (decorator, .options()): from the previous pass, and this one's.
         self._known_ray_envs = ray_envs or {}
@@ -290,13 +292,7 @@ class ModuleAnalysis:
         self._class_info: dict[int, _ClassInfo] = {}
         # Attribute names assigned on something other than self (``Defaults.X = ...``):
         # class attributes of those names are not constants.
-        self._class_attr_stores = {
-            n.attr
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Attribute)
-            and isinstance(n.ctx, (ast.Store, ast.Del))
-            and not (isinstance(n.value, ast.Name) and n.value.id == "self")
-        }
+        self._class_attr_stores = self.summary.class_attr_stores
         self.module_scope = Scope("module", tree, None)
         self.state = State()
         self.scope = self.module_scope
@@ -317,15 +313,11 @@ class ModuleAnalysis:
 
     def _find_volatile(self) -> None:
         """Module names that functions rebind or mutate: unknown when read from a function."""
-        for node in ast.walk(self.tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                local, declared = function_locals(node)
-                touched = touched_by(node.body, call_arguments=False)
-                self._volatile |= declared | (touched.names - local)
-                self._volatile_env |= touched.environ
+        self._volatile |= self.summary.volatile
+        self._volatile_env |= self.summary.volatile_env
 
     def _function(self, node: ast.AST, parent: Scope) -> None:
-        local, declared = function_locals(node)
+        local, declared = self.summary.locals_of(node)
         scope = Scope("function", node, parent, local, declared, class_node=getattr(node, "_vllm_lint_class", None))
         saved_scope, saved_state = self.scope, self.state
         self.scope = scope
@@ -445,7 +437,8 @@ class ModuleAnalysis:
             self.state.env, self.state.env_open = env, env_open
         ref = ClassRef(node)
         if not self._inline_stack:
-            ref.info = self._class_info[id(node)] = _class_info(node, scope.final)
+            assigned = self.summary.self_attributes.get(id(node), set())
+            ref.info = self._class_info[id(node)] = _class_info(node, scope.final, assigned)
         self._bind(node.name, ref)
 
     def _stmt_Import(self, node: ast.Import) -> None:
@@ -595,7 +588,7 @@ class ModuleAnalysis:
         self._branches([case.body for case in node.cases], fallthrough=True)
 
     def _loop(self, node: ast.AST, header: list[ast.AST]) -> None:
-        touched = touched_by(node.body + node.orelse + header)
+        touched = self.summary.touched_by_loop(node, header)
         self._forget(touched)
         for expr in header:
             if isinstance(expr, ast.expr):
@@ -629,7 +622,7 @@ class ModuleAnalysis:
         self._block(node.body)
         self._block(node.orelse)
         outcomes = [] if self._stopped else [self.state]
-        touched = touched_by(node.body)
+        touched = self.summary.touched_by_block(node)
         for handler in node.handlers:
             if _is_import_error_handler(handler):
                 continue  # without vLLM importable, no engine is built
@@ -1120,7 +1113,7 @@ class ModuleAnalysis:
             return _NOT_INLINED
         self._inline_budget -= 1
         bindings = self._bind_arguments(fn, node)
-        local, declared = function_locals(fn)
+        local, declared = self.summary.locals_of(fn)
         parent = func.scope if isinstance(func.scope, Scope) else self.module_scope
         while parent.kind == "class":
             parent = parent.parent
@@ -1851,6 +1844,130 @@ def _opened(original: object, copy_: object) -> bool:
     return isinstance(original, ObjectArgs) and isinstance(copy_, ObjectArgs) and copy_.open and not original.open
 
 
+class _SummaryCollector(_Touched):
+    """One walk of a module: what each function mutates, and attribute stores."""
+
+    def __init__(self, summary: ModuleSummary) -> None:
+        super().__init__(call_arguments=False)
+        self.summary = summary
+        self.functions: list[ast.AST] = []
+        self.classes: list[ast.AST] = []
+        self.mutations: dict[ast.AST, _Touched] = {}
+
+    def _record(self) -> _Touched | None:
+        if not self.functions:
+            return None
+        return self.mutations.setdefault(self.functions[-1], _Touched(call_arguments=False))
+
+    # Each inherited handler records into the current function's _Touched.
+    def _with_function(self, method, node) -> None:
+        target = self._record()
+        if target is not None:
+            method(target, node)
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        self.functions.append(node)
+        self.mutations.setdefault(node, _Touched(call_arguments=False))
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+        self.functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.classes.append(node)
+        self.summary.self_attributes.setdefault(id(node), set())
+        saved, self.functions = self.functions, []  # a class body is not its enclosing function
+        self.generic_visit(node)
+        self.functions = saved
+        self.classes.pop()
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self._with_function(_Touched.visit_Name, node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        target = self._record()
+        if target is not None and isinstance(node.ctx, (ast.Store, ast.Del)):
+            target._base(node.value)
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                if self.classes:
+                    self.summary.self_attributes[id(self.classes[-1])].add(node.attr)
+            else:
+                # ``Defaults.X = ...``: class attributes of that name are not constants.
+                self.summary.class_attr_stores.add(node.attr)
+            target = self._record()
+            if target is not None:
+                target._base(node.value)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        target = self._record()
+        if target is not None:
+            target._base(node.target)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        target = self._record()
+        if target is not None:
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in _Touched.MUTATORS:
+                target._base(func.value)
+            if isinstance(func, ast.Attribute) and func.attr in ("putenv", "unsetenv"):
+                target.environ = True
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        target = self._record()
+        if target is not None:
+            target.names.update(node.names)
+
+    visit_Nonlocal = visit_Global
+
+
+class ModuleSummary:
+    """Syntactic facts about a module, computed once and shared by the analysis passes."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.volatile: set[str] = set()
+        self.volatile_env = False
+        self.class_attr_stores: set[str] = set()
+        # Attributes each class's methods assign on ``self``.
+        self.self_attributes: dict[int, set[str]] = {}
+        self._locals: dict[int, tuple[set[str], set[str]]] = {}
+        self._touched: dict[int, _Touched] = {}
+        collector = _SummaryCollector(self)
+        collector.visit(tree)
+        for function, touched in collector.mutations.items():
+            local, declared = self.locals_of(function)
+            self.volatile |= declared | (touched.names - local)
+            self.volatile_env |= touched.environ
+
+    def locals_of(self, node: ast.AST) -> tuple[set[str], set[str]]:
+        key = id(node)
+        if key not in self._locals:
+            self._locals[key] = function_locals(node)
+        return self._locals[key]
+
+    def touched_by_loop(self, node: ast.AST, header: list[ast.AST]) -> _Touched:
+        key = id(node)
+        if key not in self._touched:
+            self._touched[key] = touched_by(node.body + node.orelse + header)
+        return self._touched[key]
+
+    def touched_by_block(self, node: ast.AST) -> _Touched:
+        key = id(node)
+        if key not in self._touched:
+            self._touched[key] = touched_by(node.body)
+        return self._touched[key]
+
+
 def analyze_module(
     tree: ast.Module, path: str | None = None, project: ProjectModules | None = None, max_passes: int = 3
 ) -> ModuleAnalysis:
@@ -1858,8 +1975,9 @@ def analyze_module(
     functions that change module-level values, Ray actors' runtime environments."""
     volatile: set[str] = set()
     ray_envs: dict[int, list] = {}
+    summary = ModuleSummary(tree)
     for _ in range(max_passes):
-        analysis = ModuleAnalysis(tree, volatile, ray_envs, path, project)
+        analysis = ModuleAnalysis(tree, volatile, ray_envs, path, project, summary)
         analysis.run()
         if analysis.found_volatile <= volatile and _same_envs(analysis.ray_envs, ray_envs):
             return analysis
@@ -1897,7 +2015,7 @@ class _ClassInfo:
     open: bool  # attributes may come from a base class we cannot see
 
 
-def _class_info(node: ast.ClassDef, final: State) -> _ClassInfo:
+def _class_info(node: ast.ClassDef, final: State, assigned: set[str]) -> _ClassInfo:
     decorators = {
         _call_name(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list
     }
@@ -1916,11 +2034,6 @@ def _class_info(node: ast.ClassDef, final: State) -> _ClassInfo:
         for name, value in final.names.items()
         if not isinstance(value, (FunctionRef, ClassRef)) and value is not UNKNOWN
     }
-    assigned: set[str] = set()
-    for child in ast.walk(node):
-        if isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Store):
-            if isinstance(child.value, ast.Name) and child.value.id == "self":
-                assigned.add(child.attr)
     known_bases = bases <= (FIELD_BASES | {"object"})
     return _ClassInfo(defaults, fields, assigned, open=not known_bases)
 

@@ -93,7 +93,7 @@ class ProjectModules:
         for base in bases:
             target = os.path.join(base, *parts)
             for candidate in (target + ".py", os.path.join(target, "__init__.py")):
-                if os.path.isfile(candidate) and "site-packages" not in candidate.split(os.sep):
+                if os.path.isfile(candidate) and not _outside_project(candidate):
                     return candidate
         return None
 
@@ -175,6 +175,17 @@ class ProjectModules:
                 if os.path.isfile(candidate):
                     return ProjectModule(candidate)
         return UNKNOWN
+
+
+def _outside_project(path: str) -> bool:
+    """Installed packages and vLLM's own package are never followed (vLLM's tree linted as a project too)."""
+    parts = os.path.abspath(path).split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        return True
+    for index, part in enumerate(parts[:-1]):
+        if part == "vllm" and os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"])):
+            return True
+    return False
 
 
 def relocate(value: object, path: str, memo: dict | None = None) -> object:
