@@ -111,6 +111,8 @@ class ProjectModules:
 
     def imports_relevant_module(self, importer: str, data: bytes, relevant) -> bool:
         """Whether a file imports a project module whose text passes ``relevant``."""
+        if _outside_project(importer):
+            return False  # its imports could only reach installed packages or vLLM itself
         for relative, absolute in _IMPORT_RE.findall(data):
             spec = (relative or absolute).decode("ascii", "replace")
             level = len(spec) - len(spec.lstrip("."))
