@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from typing import Iterable, TextIO
+from urllib.parse import quote
 
 from vllm_lint import __version__
 from vllm_lint.findings import FileError, Finding
@@ -28,6 +30,21 @@ def _end(finding: Finding) -> tuple[int, int]:
     return span.line, span.col + 1
 
 
+def _source_lines(source: str) -> list[str]:
+    """The source's lines as Python numbers them (a form feed does not end a line)."""
+    lines = re.split(r"\r\n|\r|\n", source)
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _code_points(line: str, col: int) -> int:
+    """A span column (UTF-8 bytes, as ``ast`` counts) as a count of characters of ``line``."""
+    if line.isascii():
+        return col
+    return len(line.encode("utf-8", "surrogatepass")[:col].decode("utf-8", "ignore"))
+
+
 def text_line(finding: Finding) -> str:
     return f"{finding.path}:{finding.span.line}:{finding.span.col + 1}: {finding.text}"
 
@@ -47,7 +64,7 @@ def write_text(results: list[FileResult], out: TextIO, full: bool = False) -> No
 
 
 def _context(source: str, finding: Finding) -> str:
-    lines = source.splitlines()
+    lines = _source_lines(source)
     number = finding.span.line
     if not 0 < number <= len(lines):
         return ""
@@ -57,8 +74,12 @@ def _context(source: str, finding: Finding) -> str:
         text.append(f"  {index:>{width}} | {lines[index - 1]}")
         if index == number:
             line = lines[index - 1]
-            start = finding.span.col
-            end = finding.span.end_col if finding.span.end_line == number and finding.span.end_col else len(line.rstrip())
+            start = _code_points(line, finding.span.col)
+            end = (
+                _code_points(line, finding.span.end_col)
+                if finding.span.end_line == number and finding.span.end_col
+                else len(line.rstrip())
+            )
             caret = "^" * max(1, end - start)
             text.append(f"  {'':>{width}} | {' ' * start}{caret} {finding.code}")
     fix = finding.fix
@@ -166,7 +187,8 @@ def sarif_document(results: list[FileResult]) -> dict:
     sarif_results = []
     notifications = []
     for result in results:
-        uri = result.path.replace(os.sep, "/")
+        uri = quote(result.path.replace(os.sep, "/"))
+        lines = _source_lines(result.source) if result.source is not None else []
         if result.error is not None:
             notifications.append(
                 {
@@ -177,6 +199,11 @@ def sarif_document(results: list[FileResult]) -> dict:
             )
         for finding in result.findings:
             end_row, end_column = _end(finding)
+            start_column = finding.span.col + 1
+            if 0 < finding.span.line <= len(lines):
+                start_column = _code_points(lines[finding.span.line - 1], finding.span.col) + 1
+            if 0 < end_row <= len(lines):
+                end_column = _code_points(lines[end_row - 1], end_column - 1) + 1
             sarif_results.append(
                 {
                     "ruleId": finding.code,
@@ -189,7 +216,7 @@ def sarif_document(results: list[FileResult]) -> dict:
                                 "artifactLocation": {"uri": uri},
                                 "region": {
                                     "startLine": finding.span.line,
-                                    "startColumn": finding.span.col + 1,
+                                    "startColumn": start_column,
                                     "endLine": end_row,
                                     "endColumn": end_column,
                                 },
@@ -208,6 +235,7 @@ def sarif_document(results: list[FileResult]) -> dict:
             }
         },
         "results": sarif_results,
+        "columnKind": "unicodeCodePoints",
     }
     if notifications:
         run["invocations"] = [{"executionSuccessful": True, "toolExecutionNotifications": notifications}]

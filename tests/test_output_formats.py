@@ -1,0 +1,170 @@
+"""``--output-format``: each format checked against what its consumers expect.
+
+* ``sarif``: the SARIF 2.1.0 structure (required properties, types, rule
+  indices, regions inside the file), rules with help text;
+* ``github``: workflow commands ``::error file=...,line=...::message`` with
+  GitHub's escaping;
+* ``concise``: one ``path:line:col: CODE message`` line per finding;
+* ``full``: the source around each finding with a caret under it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from vllm_lint import cli
+from vllm_lint.rules import ALL_RULES
+
+TESTDATA = Path(__file__).resolve().parent.parent / "testdata"
+SAMPLE = TESTDATA / "fixes" / "unsafe" / "logits_processors.py"
+NON_ASCII = TESTDATA / "fixes" / "safe" / "bom_utf8.py"
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = cli.run_check(cli.build_parser().parse_args(["check", *argv]), out, err)
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def workspace(tmp_path, monkeypatch):
+    """A folder with findings, a file that does not parse, and awkward file names."""
+    shutil.copyfile(SAMPLE, tmp_path / "engines.py")
+    shutil.copyfile(NON_ASCII, tmp_path / "résumé, v2.py")
+    (tmp_path / "broken.py").write_text("from vllm import LLM\nLLM(return_sampling_mask=True\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _is_int(value, minimum=1) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+
+def test_sarif_is_a_valid_sarif_2_1_0_log(workspace):
+    code, out = run("--output-format", "sarif", ".")
+    assert code == 1
+    log = json.loads(out)
+    assert log["version"] == "2.1.0"
+    assert log["$schema"].endswith("sarif-2.1.0.json")
+    assert isinstance(log["runs"], list) and len(log["runs"]) == 1
+    run_ = log["runs"][0]
+    assert run_["columnKind"] in ("utf16CodeUnits", "unicodeCodePoints")
+    driver = run_["tool"]["driver"]
+    assert driver["name"] == "vllm-lint" and isinstance(driver["version"], str)
+    rules = driver["rules"]
+    assert [rule["id"] for rule in rules] == [rule.code for rule in ALL_RULES]
+    for rule in rules:
+        assert rule["shortDescription"]["text"]
+        assert rule["fullDescription"]["text"]
+        assert rule["help"]["text"] and rule["help"]["markdown"]
+        assert rule["helpUri"].startswith("https://")
+        assert all(isinstance(v, str) for v in rule.get("properties", {}).values())
+    results = run_["results"]
+    assert len(results) == 8
+    lines = {
+        "engines.py": (workspace / "engines.py").read_text().splitlines(),
+        "r%C3%A9sum%C3%A9%2C%20v2.py": (workspace / "résumé, v2.py").read_text("utf-8-sig").splitlines(),
+    }
+    for result in results:
+        assert result["level"] in ("none", "note", "warning", "error")
+        assert result["message"]["text"].startswith(result["ruleId"])
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        (location,) = result["locations"]
+        physical = location["physicalLocation"]
+        uri = physical["artifactLocation"]["uri"]
+        assert uri in lines, uri  # relative, percent-encoded URI references
+        region = physical["region"]
+        for key in ("startLine", "startColumn", "endLine", "endColumn"):
+            assert _is_int(region[key]), (key, region)
+        assert (region["endLine"], region["endColumn"]) >= (region["startLine"], region["startColumn"])
+        file_lines = lines[uri]
+        assert region["endLine"] <= len(file_lines)
+        assert region["startColumn"] <= len(file_lines[region["startLine"] - 1]) + 1
+        assert region["endColumn"] <= len(file_lines[region["endLine"] - 1]) + 1
+    # Columns count characters: the region of the finding on the non-ASCII line is its keyword.
+    (accented,) = [r for r in results if r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].startswith("r%C3")]
+    region = accented["locations"][0]["physicalLocation"]["region"]
+    line = lines[accented["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]][region["startLine"] - 1]
+    assert line[region["startColumn"] - 1 : region["endColumn"] - 1] == 'logprobs_mode="raw_logprobs"'
+    # The file that does not parse is a notification of a successful invocation.
+    (invocation,) = run_["invocations"]
+    assert invocation["executionSuccessful"] is True
+    (notification,) = invocation["toolExecutionNotifications"]
+    assert notification["level"] == "error" and notification["message"]["text"].startswith("cannot parse")
+    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "broken.py"
+
+
+def test_sarif_without_findings(tmp_path):
+    clean = tmp_path / "clean.py"
+    clean.write_text("from vllm import LLM\nllm = LLM('m', return_sampling_mask=True, logprobs_mode='processed_logprobs')\n")
+    code, out = run("--output-format", "sarif", str(clean))
+    assert code == 0
+    log = json.loads(out)
+    assert log["runs"][0]["results"] == [] and log["runs"][0]["tool"]["driver"]["rules"]
+
+
+GITHUB = re.compile(
+    r"^::error title=(?P<title>[^,:]*(?:\([A-Z0-9]+\))?),file=(?P<file>[^,:]+),line=(?P<line>\d+),col=(?P<col>\d+)"
+    r"(?:,endLine=(?P<end_line>\d+),endColumn=(?P<end_col>\d+))?::(?P<message>.*)$"
+)
+
+
+def test_github_workflow_commands(workspace):
+    code, out = run("--output-format", "github", ".")
+    assert code == 1
+    commands = out.splitlines()
+    assert len(commands) == 9  # 8 findings and the file that does not parse
+    files = set()
+    for command in commands:
+        match = GITHUB.match(command)
+        assert match, command
+        files.add(match["file"])
+        assert "\r" not in command
+        if match["end_line"]:
+            assert int(match["end_line"]) >= int(match["line"])
+        assert re.search(r"VLM\d{3}|cannot parse", match["message"])
+    # Property values escape ',' and ':' (and '%'), so the file name survives.
+    assert files == {"engines.py", "résumé%2C v2.py", "broken.py"}
+
+
+def test_github_escapes_newlines_and_percent():
+    from vllm_lint.output import _github_escape, _github_property
+
+    assert _github_escape("50%\nnext\r") == "50%25%0Anext%0D"
+    assert _github_property("a,b:c") == "a%2Cb%3Ac"
+
+
+def test_concise_is_one_line_per_finding(workspace):
+    code, out = run("--output-format", "concise", "engines.py")
+    lines = out.splitlines()
+    assert lines[-1] == "Found 7 errors."
+    for line in lines[:-1]:
+        assert re.match(r"^engines\.py:\d+:\d+: VLM104 ", line), line
+    assert len(lines) == 8
+
+
+def test_full_shows_the_source_with_a_caret(workspace):
+    code, out = run("--output-format", "full", "engines.py", "résumé, v2.py")
+    blocks = out.split("\n\n")
+    first = blocks[0].splitlines()
+    assert first[0].startswith("engines.py:11:5: VLM104 ")
+    assert first[1:5] == [
+        "  10 |     # custom processors for the policy",
+        '  11 |     logits_processors=["my_pkg.processors:NoRepeat"],  # no repeats',
+        "     |     " + "^" * len('logits_processors=["my_pkg.processors:NoRepeat"]') + " VLM104",
+        "  12 |     # the mode replay needs",
+    ]
+    assert first[5] == "  = help: Remove `logits_processors` (unsafe fix)"
+    # On a line with accented letters the caret still sits under the keyword.
+    accented = next(block for block in blocks if block.startswith("résumé, v2.py:4:"))
+    source_line, caret_line = accented.splitlines()[2:4]
+    start = caret_line.index("^")
+    width = caret_line.count("^")
+    assert source_line[start : start + width] == 'logprobs_mode="raw_logprobs"'
+    assert out.endswith("Found 8 errors.\n")
