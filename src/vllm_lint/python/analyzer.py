@@ -20,6 +20,7 @@ from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Origin, Request
 from vllm_lint.python import symbols
 from vllm_lint.python.project import ProjectModule, ProjectModules
 from vllm_lint.python.symbols import VllmClass, VllmModule
+from vllm_lint.commandline.pyhook import SUBPROCESS_CALLS
 from vllm_lint.python.values import (
     Builtin,
     ClassRef,
@@ -33,6 +34,7 @@ from vllm_lint.python.values import (
     StdName,
     VllmConfigObj,
     copy_value,
+    joined_spans,
     same_constant,
     to_fact_value,
 )
@@ -56,6 +58,7 @@ MAX_DEPTH = 200  # expression nesting we follow; deeper means unknown
 RUNNER_ENV_VAR = "VLLM_USE_V2_MODEL_RUNNER"
 STD_MODULES = frozenset(
     {"os", "os.environ", "json", "copy", "functools", "typing", "omegaconf", "omegaconf.OmegaConf", "ray", "ray.runtime_env"}
+    | {"subprocess", "asyncio"}
 )
 _DICT_METHODS = frozenset(dir(dict))
 MAX_INLINE_DEPTH = 2  # same-module calls followed into their bodies
@@ -496,6 +499,8 @@ class ModuleAnalysis:
             return StdName("ray.runtime_env.RuntimeEnv")
         if module == "typing" and name == "TYPE_CHECKING":
             return False  # false at run time
+        if f"{module}.{name}" in SUBPROCESS_CALLS:
+            return StdName(f"{module}.{name}")
         return UNKNOWN
 
     def _stmt_Assign(self, node: ast.Assign) -> None:
@@ -926,10 +931,13 @@ class ModuleAnalysis:
 
     def _eval_List(self, node: ast.AST) -> ListObj:
         result = ListObj(node=node)
+        spans: list | None = []
         for elt in node.elts:
             if isinstance(elt, ast.Starred):
                 inner = self._eval(elt.value)
                 if isinstance(inner, ListObj):
+                    kept = inner.spans is not None and len(inner.spans) == len(inner.elems)
+                    spans = spans + inner.spans if spans is not None and kept else None
                     result.elems.extend(inner.elems)
                     result.exact = result.exact and inner.exact
                 else:
@@ -939,6 +947,9 @@ class ModuleAnalysis:
                 value = self._eval(elt)
                 self._note_feed(value)
                 result.elems.append(value)
+                if spans is not None:
+                    spans.append(span_of(elt))
+        result.spans = spans
         return result
 
     _eval_Tuple = _eval_List
@@ -1008,7 +1019,9 @@ class ModuleAnalysis:
             self._dict_update(result, [left, right], [], None)
             return result
         if isinstance(op, ast.Add) and isinstance(left, ListObj) and isinstance(right, ListObj):
-            return ListObj(list(left.elems) + list(right.elems), left.exact and right.exact)
+            result = ListObj(list(left.elems) + list(right.elems), left.exact and right.exact)
+            result.spans = joined_spans(left, right)
+            return result
         if isinstance(left, (int, float, str)) and isinstance(right, type(left)) and not isinstance(left, bool):
             try:
                 return _BINOPS[type(op)](left, right)
@@ -1304,6 +1317,10 @@ class ModuleAnalysis:
         return UNKNOWN
 
     def _std_call(self, path: str, node: ast.Call) -> object:
+        if path in SUBPROCESS_CALLS:  # a server started with an argv: the command-line front end reads it
+            from vllm_lint.commandline.pyhook import subprocess_call
+
+            return subprocess_call(self, path, node)
         if path in ("os.environ.update", "os.environ.setdefault", "os.environ.pop", "os.environ.clear", "os.environ.get"):
             return self._environ_method(path.rsplit(".", 1)[1], node)
         if path == "os.getenv":
@@ -1527,6 +1544,10 @@ class ModuleAnalysis:
     def _list_method(self, target: ListObj, name: str, node: ast.Call) -> object:
         args = [UNKNOWN if isinstance(a, ast.Starred) else self._eval(a) for a in node.args]
         if name == "append" and len(args) == 1:
+            if target.spans is not None and len(target.spans) == len(target.elems):
+                target.spans.append(span_of(node.args[0]))
+            else:
+                target.spans = None
             target.elems.append(args[0])
             return None
         if name == "extend" and len(args) == 1:
@@ -1539,6 +1560,7 @@ class ModuleAnalysis:
 
     def _list_extend(self, target: ListObj, value: object) -> None:
         if isinstance(value, ListObj):
+            target.spans = joined_spans(target, value)
             target.elems.extend(value.elems)
             target.exact = target.exact and value.exact
         else:

@@ -65,23 +65,36 @@ class DictObj:
 class ListObj:
     """A list or tuple; ``exact=False``: more elements of unknown value may exist."""
 
-    __slots__ = ("alloc", "elems", "exact", "node")
+    __slots__ = ("alloc", "elems", "exact", "node", "spans")
 
     def __init__(self, elems: list | None = None, exact: bool = True, node: ast.AST | None = None, alloc: int | None = None):
         self.alloc = alloc if alloc is not None else new_alloc()
         self.elems = elems if elems is not None else []
         self.exact = exact
         self.node = node
+        # Where each element was written (argv lists: findings point at the flag); None if not kept.
+        self.spans: list | None = None
 
     def forget(self) -> None:
         self.elems = []
         self.exact = False
+        self.spans = None
 
     def __deepcopy__(self, memo: dict) -> ListObj:
         copy = ListObj([], self.exact, self.node, self.alloc)
         memo[id(self)] = copy
         copy.elems = [_deepcopy(e, memo) for e in self.elems]
+        copy.spans = None if self.spans is None else list(self.spans)
         return copy
+
+
+def joined_spans(first: ListObj, second: object) -> list | None:
+    """Element spans of ``first + second`` when both lists kept theirs."""
+    if not isinstance(second, ListObj) or first.spans is None or second.spans is None:
+        return None
+    if len(first.spans) != len(first.elems) or len(second.spans) != len(second.elems):
+        return None
+    return first.spans + second.spans
 
 
 class ObjectArgs:

@@ -1,0 +1,311 @@
+"""The command-line front end: servers started from shell scripts, Dockerfiles,
+Kubernetes manifests, docker compose files, vLLM ``--config`` files and
+Python ``subprocess`` argv lists.
+
+Each launcher's flags become the same front-end-neutral ``EngineFacts`` the
+Python front end builds (``source="command-line"``, vLLM's field names), and
+the same rule modules report on them.  Findings point at the flag (or YAML
+key); findings about a missing setting or the runner variable point at
+``--return-sampling-mask`` (else at the launcher, ``vllm serve``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Span
+from vllm_lint.findings import FileError, Finding
+from vllm_lint.commandline.words import Source, Word
+
+# Every command-line finding needs one of these settings written somewhere: the
+# replay flags themselves, or a --config file that may hold them.
+_RELEVANT = re.compile(rb"sampling.mask|trace.replay|batch.sharded.sampling")
+_LAUNCHER = re.compile(rb"vllm|dynamo")
+MAX_ANALYSED_BYTES = 8 * 1024 * 1024
+
+
+def may_have_findings(data: bytes, kind: str) -> bool:
+    """A cheap test on the raw bytes, before any parsing."""
+    if kind == "yaml":
+        return _RELEVANT.search(data) is not None
+    if _LAUNCHER.search(data) is None:
+        return False
+    return _RELEVANT.search(data) is not None or (kind == "shell" and b"--config" in data)
+
+
+@dataclass
+class EngineRecord:
+    facts: EngineFacts
+    parsed: object
+    argv: list[Word]
+    noqa_line: int | None = None  # the last line of a command split over lines
+
+
+@dataclass
+class Context:
+    """One linted file: its text, target version and the engines found in it."""
+
+    source: Source
+    version: object
+    path: str
+    newline: str = "\n"
+    resolve_configs: bool = True
+    records: list[EngineRecord] = field(default_factory=list)
+    config_entries: dict = field(default_factory=dict)
+    _configs: dict = field(default_factory=dict)
+
+    # --------------------------------------------------------------- engines
+
+    def launch_words(self, words: list[Word], env: dict, env_open: bool, node=None, command_range=None) -> None:
+        from vllm_lint.commandline.launchers import Launch, Script, find_launch
+
+        found = find_launch(words, env, env_open)
+        if isinstance(found, Script):
+            self.script_word(found.word, found.env, found.env_open)
+        elif isinstance(found, Launch):
+            self.add_launch(found, command_range)
+
+    def script_word(self, word: Word, env: dict, env_open: bool) -> None:
+        """``sh -c SCRIPT``: read the script where its word is written."""
+        offs = word.offs if word.offs is not None and len(word.offs) == len(word.text) else None
+        self.shell_script(word.text, offs, word.start, env, env_open, multiline=word.multiline)
+
+    def shell_script(self, text: str, offs, fallback: int, env: dict, env_open: bool, multiline: bool = True) -> None:
+        from vllm_lint.commandline import shell
+
+        state = shell.ShellState(
+            vars={k: v for k, v in env.items() if isinstance(v, str) or v is ABSENT},
+            env=dict(env),
+            env_open=env_open,
+            exported=set(env),
+        )
+        if offs is None:
+            mapper = shell.Mapper([fallback] * len(text)) if fallback >= 0 else shell.Mapper([-1] * len(text))
+            editable = False
+        else:
+            mapper = shell.Mapper(offs)
+            editable = True
+
+        def on_command(command) -> None:
+            if not editable:
+                for word in command.words:
+                    word.extra["editable"] = False
+            self.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end))
+
+        try:
+            shell.analyse(text, on_command, mapper, state, multiline)
+        except shell.ShellSyntaxError:
+            return  # an embedded script the shell would reject: vLLM never starts
+
+    def add_launch(self, launch, command_range=None) -> None:
+        from vllm_lint.commandline.flags import ParseFailure, interpret, word_origin
+
+        anchor = self._anchor_span(launch.anchor)
+        try:
+            parsed = interpret(
+                launch.args,
+                launch.dialect,
+                self.version,
+                lambda word: word_origin(word, self.source, anchor),
+                self.load_config,
+            )
+        except ParseFailure:
+            return
+        self._record(parsed, launch.dialect.name, anchor, launch.env, launch.env_open, launch.args, command_range)
+
+    def _record(self, parsed, kind: str, anchor: Span, env: dict, env_open: bool, argv: list[Word], command_range=None) -> None:
+        mask = parsed.mask_word
+        if mask is not None and mask.located and mask.start >= 0:
+            anchor = self.source.span(mask.start, mask.end)
+        facts = EngineFacts(kind=kind, anchor=anchor, open=parsed.open, source="command-line")
+        facts.fields = parsed.fields
+        facts.written = parsed.written
+        for key, value in env.items():
+            facts.env[key] = value if isinstance(value, str) or value is ABSENT else UNKNOWN
+        facts.env_open = env_open
+        noqa_line = None
+        if command_range is not None and command_range[0] >= 0 and command_range[1] > command_range[0]:
+            first_line, _ = self.source.position(command_range[0])
+            last_line, _ = self.source.position(command_range[1])
+            if last_line > first_line:
+                noqa_line = last_line
+        self.records.append(EngineRecord(facts, parsed, list(argv), noqa_line))
+
+    def _anchor_span(self, words: list[Word]) -> Span:
+        located = [w for w in words if w.start >= 0 and w.path is None]
+        if not located:
+            return Span(1, 0)
+        first, last = located[0], located[-1]
+        first_line, _ = self.source.position(first.start)
+        last_line, _ = self.source.position(last.end)
+        if first_line == last_line:
+            return self.source.span(first.start, last.end)
+        return self.source.span(first.start, first.end)
+
+    def add_config_document(self, root) -> None:
+        """A vLLM config file linted on its own: the command line around it is unknown."""
+        from vllm_lint.commandline.configfile import config_words
+        from vllm_lint.commandline.flags import SERVE, Dialect, interpret, word_origin
+        from vllm_lint.commandline.words import open_word
+
+        words = config_words(self.source, root, SERVE, self.version, None, self.config_entries)
+        if not words:
+            return
+        anchor = self.source.span(words[0].start, words[0].end)
+        dialect = Dialect("config", config="none", positional_model=False)
+        try:
+            parsed = interpret(words + [open_word()], dialect, self.version, lambda w: word_origin(w, self.source, anchor), self.load_config)
+        except Exception:  # noqa: BLE001 - a config vLLM cannot read: nothing to report
+            return
+        self._record(parsed, "config", anchor, {}, False, words)
+
+    # ---------------------------------------------------------- config files
+
+    def load_config(self, word: Word, dialect) -> list[Word] | None:
+        """The options of ``--config PATH``, read relative to this file; None (unknown) if not found."""
+        from vllm_lint.commandline.configfile import read_config_file
+
+        if not self.resolve_configs or word.text is None or not word.text or os.path.isabs(word.text):
+            return None
+        if self.path in ("-", "stdin", "<stdin>"):
+            return None
+        full = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(self.path)), word.text))
+        key = (full, dialect.config)
+        if key not in self._configs:
+            display = os.path.normpath(os.path.join(os.path.dirname(self.path), word.text))
+            self._configs[key] = read_config_file(full, dialect, self.version, display)
+        words = self._configs[key]
+        if words is None:
+            return None
+        return [_copy_word(w) for w in words]
+
+    # -------------------------------------------------------------- findings
+
+    def findings(self) -> list[Finding]:
+        from vllm_lint.checker import check_facts
+        from vllm_lint.commandline.fixes import build_fix
+        from vllm_lint.noqa import line_noqa_for, suppressed
+
+        lines = self.source.text.splitlines()
+        lookup = line_noqa_for(lines)
+        result: list[Finding] = []
+        seen: set[tuple] = set()
+        for record in self.records:
+            for finding in check_facts([record.facts], [], self.version):
+                key = (finding.code, finding.span.line, finding.span.col, finding.message)
+                if key in seen:
+                    continue
+                seen.add(key)
+                noqa = lookup(finding.span.line)
+                if noqa is None and record.noqa_line is not None and finding.span.line <= record.noqa_line:
+                    noqa = lookup(record.noqa_line)
+                if suppressed(finding.code, noqa):
+                    continue
+                finding.path = self.path
+                finding.fix = build_fix(finding, record, self)
+                result.append(finding)
+        result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
+        return result
+
+
+def _copy_word(word: Word) -> Word:
+    copy = Word(
+        word.text, word.start, word.end, word.offs, word.open, word.maybe, word.prefix, word.style, word.path, word.kind, word.multiline, word.quote, dict(word.extra)
+    )
+    return copy
+
+
+def lint_command_file(path: str, data: bytes, kind: str, version_for):
+    """Lint a shell script, Dockerfile or YAML file (``lint.lint_file`` calls this)."""
+    from vllm_lint.lint import FileResult
+
+    result = FileResult(path)
+    if b"\0" in data[:8192]:
+        result.error = FileError(path, "binary file (contains NUL bytes)")
+        return result
+    if not may_have_findings(data, kind):
+        return result
+    if len(data) > MAX_ANALYSED_BYTES:
+        result.error = FileError(path, f"file too large to analyse ({len(data)} bytes; limit {MAX_ANALYSED_BYTES})")
+        return result
+    if b"\0" in data:
+        result.error = FileError(path, "binary file (contains NUL bytes)")
+        return result
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        result.error = FileError(path, f"invalid utf-8 bytes at offset {error.start}")
+        return result
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    result.source = text
+    result.newline = "\r\n" if "\r\n" in text[:10000] else "\n"
+    version, _ = version_for(path)
+    ctx = Context(Source(path, text), version, path, result.newline, resolve_configs=kind == "shell")
+    try:
+        analyse(ctx, kind)
+    except RecursionError:
+        result.error = FileError(path, "too deeply nested to analyse")
+        return result
+    except ParseError as error:
+        result.error = FileError(path, error.reason, error.line, error.col)
+        return result
+    result.findings = ctx.findings()
+    return result
+
+
+class ParseError(Exception):
+    def __init__(self, reason: str, line: int = 1, col: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.col = col
+
+
+def analyse(ctx: Context, kind: str) -> None:
+    """Collect the engines of a file into ``ctx``; raises ParseError."""
+    from vllm_lint.commandline import shell
+
+    if kind == "shell":
+        try:
+            _shell_file(ctx)
+        except shell.ShellSyntaxError as error:
+            line, col = ctx.source.position(error.index)
+            raise ParseError(f"{error} (line {line})", line, col) from None
+        return
+    if kind == "dockerfile":
+        from vllm_lint.commandline import dockerfile
+
+        try:
+            dockerfile.collect(ctx)
+        except shell.ShellSyntaxError as error:
+            line, col = ctx.source.position(max(error.index, 0))
+            raise ParseError(f"{error} (line {line})", line, col) from None
+        return
+    if kind == "yaml":
+        import yaml
+
+        from vllm_lint.commandline import yamlfile
+
+        try:
+            yamlfile.collect(ctx)
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+            line = mark.line + 1 if mark is not None else 1
+            col = mark.column if mark is not None else 0
+            problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+            raise ParseError(f"invalid YAML: {problem} (line {line})", line, col) from None
+        return
+
+
+def _shell_file(ctx: Context) -> None:
+    from vllm_lint.commandline import shell
+
+    text = ctx.source.text
+
+    def on_command(command) -> None:
+        ctx.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end))
+
+    shell.analyse(text, on_command, shell.Mapper(), shell.ShellState(), True)

@@ -1,0 +1,308 @@
+"""Dockerfiles: RUN, CMD and ENTRYPOINT, with ENV and the image's entrypoint.
+
+Each stage (``FROM``) starts from its base: the vLLM image
+``vllm/vllm-openai`` has ``ENTRYPOINT ["vllm", "serve"]``, a stage named
+earlier in the file passes on its state, any other base is taken to have no
+entrypoint of its own.  ``ENV`` (both syntaxes) applies to later
+instructions; ``ARG`` values are unknown.  Exec form (a JSON array) is read
+without a shell; shell form runs ``/bin/sh -c``.  At the end of each stage the
+command the container runs is ENTRYPOINT + CMD, as Docker composes them.
+``RUN`` commands are read as well.  Heredoc ``RUN <<EOF`` bodies are skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from vllm_lint.facts import UNKNOWN
+from vllm_lint.commandline import shell
+from vllm_lint.commandline.launchers import is_vllm_image
+from vllm_lint.commandline.words import JSON, NONE, Word, synthetic
+
+_INSTRUCTION = re.compile(r"^[ \t]*([A-Za-z]+)(?=[ \t]|$)[ \t]*")
+_DIRECTIVE = re.compile(r"^#[ \t]*([A-Za-z]+)[ \t]*=[ \t]*(\S+)[ \t]*$")
+_HEREDOC = re.compile(r"<<-?[ \t]*[\"']?([A-Za-z_][A-Za-z0-9_]*)")
+_ENV_PAIR = re.compile(r"^[ \t]*[A-Za-z_][A-Za-z0-9_.-]*=")
+
+
+@dataclass
+class Instruction:
+    keyword: str
+    text: str
+    offs: list[int]
+    start: int  # file offset of the keyword
+    heredoc: bool = False
+
+
+@dataclass
+class Command:
+    form: str  # exec | shell
+    words: list[Word] | None = None
+    text: str = ""
+    offs: list[int] = field(default_factory=list)
+    start: int = 0
+
+
+@dataclass
+class Stage:
+    name: str | None = None
+    env: dict[str, object] = field(default_factory=dict)
+    env_open: bool = False
+    args: set[str] = field(default_factory=set)
+    entrypoint: Command | None = None
+    cmd: Command | None = None
+    cmd_inherited: bool = False
+    shell_ok: bool = True
+
+    def copy(self, name: str | None) -> Stage:
+        return Stage(name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok)
+
+
+def instructions(text: str) -> list[Instruction]:
+    lines = text.split("\n")
+    starts = []
+    offset = 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    escape = "\\"
+    result: list[Instruction] = []
+    index = 0
+    in_directives = True
+    while index < len(lines):
+        line = lines[index].rstrip("\r")
+        stripped = line.strip()
+        if in_directives:
+            directive = _DIRECTIVE.match(stripped)
+            if directive:
+                if directive.group(1).lower() == "escape" and directive.group(2) in ("`", "\\"):
+                    escape = directive.group(2)
+                index += 1
+                continue
+            in_directives = False
+        if not stripped or stripped.startswith("#"):
+            index += 1
+            continue
+        match = _INSTRUCTION.match(line)
+        if not match:
+            index += 1
+            continue
+        keyword = match.group(1).upper()
+        chars: list[str] = []
+        offs: list[int] = []
+        column = match.end()
+        first = index
+        while True:
+            content = line[column:]
+            base = starts[index] + column
+            continued = False
+            trimmed = content.rstrip(" \t")
+            if trimmed.endswith(escape) and not trimmed.endswith(escape * 2) or (trimmed.endswith(escape) and escape == "`"):
+                content = trimmed[:-1]
+                continued = True
+            chars.extend(content)
+            offs.extend(range(base, base + len(content)))
+            if not continued:
+                break
+            index += 1
+            while index < len(lines) and (not lines[index].strip() or lines[index].strip().startswith("#")):
+                index += 1
+            if index >= len(lines):
+                break
+            line = lines[index].rstrip("\r")
+            column = 0
+        text_value = "".join(chars)
+        instruction = Instruction(keyword, text_value, offs, starts[first] + len(lines[first]) - len(lines[first].lstrip()))
+        if keyword in ("RUN", "COPY", "ADD"):
+            heredoc = _HEREDOC.search(text_value)
+            if heredoc:
+                instruction.heredoc = True
+                delimiter = heredoc.group(1)
+                index += 1
+                while index < len(lines) and lines[index].rstrip("\r").strip() != delimiter:
+                    index += 1
+        result.append(instruction)
+        index += 1
+    return result
+
+
+def exec_words(text: str, offs: list[int]) -> list[Word] | None:
+    """The words of an exec-form JSON array, located; None when it is not one (shell form)."""
+    stripped = text.strip()
+    if not stripped.startswith("["):
+        return None
+    try:
+        values = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+        return None
+    words: list[Word] = []
+    index = text.index("[") + 1
+    count = len(text)
+    for value in values:
+        while index < count and text[index] != '"':
+            index += 1
+        start = index
+        index += 1
+        chars: list[str] = []
+        char_offs: list[int] = []
+        while index < count and text[index] != '"':
+            c = text[index]
+            if c == "\\" and index + 1 < count:
+                nxt = text[index + 1]
+                if nxt in '"\\/':
+                    chars.append(nxt)
+                    char_offs.append(offs[index + 1])
+                    index += 2
+                    continue
+                chars.append("?")
+                char_offs.append(-1)
+                index += 2
+                if nxt == "u":
+                    index += 4
+                continue
+            chars.append(c)
+            char_offs.append(offs[index])
+            index += 1
+        end = index + 1
+        index += 1
+        word_offs = char_offs if "".join(chars) == value else None
+        words.append(Word(value, offs[start], offs[end - 1] + 1, offs=word_offs, style=JSON, quote='"', multiline=False))
+    for position, word in enumerate(words):
+        word.extra["items"] = words
+        word.extra["index"] = position
+    return words
+
+
+def collect(ctx) -> None:
+    stages: dict[str, Stage] = {}
+    stage: Stage | None = None
+    results: list[tuple[Stage, int]] = []
+    for instruction in instructions(ctx.source.text):
+        keyword = instruction.keyword
+        if keyword == "FROM":
+            if stage is not None:
+                _finish(ctx, stage)
+            stage = _from(ctx, instruction, stages)
+            continue
+        if stage is None:
+            stage = Stage()
+        if keyword == "ENV":
+            _env(instruction, stage)
+        elif keyword == "ARG":
+            for name in re.findall(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)", instruction.text):
+                stage.args.add(name)
+        elif keyword == "SHELL":
+            words = exec_words(instruction.text, instruction.offs)
+            stage.shell_ok = bool(words) and words[0].text is not None and words[0].text.rsplit("/", 1)[-1] in ("sh", "bash", "dash", "ash")
+        elif keyword == "RUN" and not instruction.heredoc:
+            command = _command(instruction)
+            env = dict(stage.env)
+            for name in stage.args:
+                env.setdefault(name, UNKNOWN)
+            _run(ctx, command, env, stage.env_open, stage.shell_ok)
+        elif keyword == "ENTRYPOINT":
+            stage.entrypoint = _command(instruction)
+            if stage.cmd_inherited:
+                stage.cmd = None
+        elif keyword == "CMD":
+            stage.cmd = _command(instruction)
+            stage.cmd_inherited = False
+    if stage is not None:
+        _finish(ctx, stage)
+    del results
+
+
+def _from(ctx, instruction: Instruction, stages: dict[str, Stage]) -> Stage:
+    parts = [(m.group(0), m.start()) for m in re.finditer(r"\S+", instruction.text)]
+    parts = [p for p in parts if not p[0].startswith("--")]
+    if not parts:
+        return Stage()
+    image, position = parts[0]
+    name = parts[2][0].lower() if len(parts) >= 3 and parts[1][0].lower() == "as" else None
+    base = stages.get(image.lower())
+    if base is not None:
+        stage = base.copy(name)
+    else:
+        stage = Stage(name)
+        if is_vllm_image(image):
+            start = instruction.offs[position]
+            anchor = Word(image, start, start + len(image), style=NONE)
+            stage.entrypoint = Command("exec", [synthetic("vllm", anchor), synthetic("serve", anchor)])
+        elif "$" in image:
+            stage.entrypoint = Command("unknown")
+    if name:
+        stages[name] = stage
+    return stage
+
+
+def _env(instruction: Instruction, stage: Stage) -> None:
+    text = instruction.text
+    known = shell.ShellState(vars={k: v for k, v in stage.env.items()})
+    for name in stage.args:
+        known.vars.setdefault(name, UNKNOWN)
+    if not _ENV_PAIR.match(text):
+        match = re.match(r"\s*(\S+)\s+(.*)$", text, re.S)
+        if match:
+            value = match.group(2).strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+                value = value[1:-1]
+            stage.env[match.group(1)] = UNKNOWN if "$" in value else value
+        return
+    try:
+        tokens = shell.lex(text)
+    except shell.ShellSyntaxError:
+        stage.env_open = True
+        return
+    for token in tokens:
+        if not isinstance(token, shell.RawWord):
+            continue
+        prefix = token.plain_prefix()
+        match = re.match(r"([A-Za-z_][A-Za-z0-9_.-]*)=", prefix)
+        if not match:
+            continue
+        value = shell.assignment_value(token, match.end(), known)
+        stage.env[match.group(1)] = value
+        known.vars[match.group(1)] = value
+
+
+def _command(instruction: Instruction) -> Command:
+    words = exec_words(instruction.text, instruction.offs)
+    if words is not None:
+        return Command("exec", words)
+    return Command("shell", text=instruction.text, offs=instruction.offs, start=instruction.start)
+
+
+def _run(ctx, command: Command, env: dict[str, object], env_open: bool, shell_ok: bool) -> None:
+    if command.form == "exec":
+        ctx.launch_words(command.words, env, env_open, None)
+    elif command.form == "shell" and shell_ok:
+        ctx.shell_script(command.text, command.offs, command.start, env, env_open, multiline=True)
+
+
+def _finish(ctx, stage: Stage) -> None:
+    entrypoint, cmd = stage.entrypoint, stage.cmd
+    if entrypoint is not None and entrypoint.form == "unknown":
+        return
+    env = dict(stage.env)
+    if entrypoint is not None and entrypoint.form == "exec":
+        argv = list(entrypoint.words)
+        if cmd is not None and cmd.form == "exec":
+            argv.extend(cmd.words)
+        elif cmd is not None and cmd.form == "shell":
+            return  # ENTRYPOINT [...] + /bin/sh -c "...": not a launcher's flags
+        ctx.launch_words(argv, env, stage.env_open, None)
+        return
+    if entrypoint is not None:  # shell form: CMD is ignored
+        if stage.shell_ok:
+            ctx.shell_script(entrypoint.text, entrypoint.offs, entrypoint.start, env, stage.env_open, multiline=True)
+        return
+    if cmd is None:
+        return
+    if cmd.form == "exec":
+        ctx.launch_words(cmd.words, env, stage.env_open, None)
+    elif stage.shell_ok:
+        ctx.shell_script(cmd.text, cmd.offs, cmd.start, env, stage.env_open, multiline=True)

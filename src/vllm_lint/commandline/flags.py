@@ -1,0 +1,570 @@
+"""vLLM's command-line parser, as far as the rules need it.
+
+``interpret`` reads a launcher's argv words the way vLLM's
+``FlexibleArgumentParser`` does (vllm/utils/argparse_utils.py, the same in
+0.28-0.34 except where noted):
+
+1. ``vllm serve``: a ``--model X`` anywhere is moved to the front as the
+   positional model;
+2. ``--config FILE`` (exactly that token) is replaced by the file's options,
+   inserted after the positional model, so the command line wins;
+3. underscores in option names become dashes (the part before the first dot);
+4. dotted options (``--speculative-config.method mtp``) are merged into one
+   JSON value per option and appended *after* every other option, so they
+   replace a JSON value given for the same option;
+5. argparse: ``--flag value`` / ``--flag=value``, ``--no-flag`` for booleans
+   (``--disable-x`` for ``--enable-x`` from 0.33), the last one wins, unique
+   prefixes of long options are accepted.
+
+Anything uncertain is ``UNKNOWN``: an unquoted expansion (``$EXTRA``) may add
+any option, so every setting written before it and every setting not written
+at all becomes unknown; a value the parser would reject is unknown too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from vllm_lint.facts import UNKNOWN, Known, Mapping, Origin, Span
+from vllm_lint.commandline.words import CONFIG, NONE, Source, Word, open_word
+from vllm_lint.versions import Version
+
+BOOL, VALUE, LIST = "bool", "value", "list"
+
+
+@dataclass(frozen=True)
+class Flag:
+    field: str
+    kind: str = BOOL
+    conv: str = "str"  # str | int | json | hf | optional-str
+    short: tuple[str, ...] = ()
+    since: tuple[int, int] | None = None
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag("return_sampling_mask", since=(0, 28)),
+    Flag("enable_trace_replay", since=(0, 29)),
+    Flag("enable_batch_sharded_sampling", since=(0, 29)),
+    Flag("enable_dbo"),
+    Flag("enable_elastic_ep"),
+    Flag("kv_sharing_fast_prefill"),
+    # No vLLM release has these two (VLM302); a parser never accepts them.
+    Flag("enable_return_sampling_mask"),
+    Flag("return_sampling_mask_logprobs"),
+    Flag("logprobs_mode", VALUE),
+    Flag("model", VALUE),
+    Flag("distributed_executor_backend", VALUE),
+    Flag("pipeline_parallel_size", VALUE, "int", ("-pp",)),
+    Flag("tensor_parallel_size", VALUE, "int", ("-tp",)),
+    Flag("prefill_context_parallel_size", VALUE, "int", ("-pcp",)),
+    Flag("ubatch_size", VALUE, "int"),
+    Flag("mamba_cache_mode", VALUE),
+    Flag("spec_method", VALUE, "optional-str"),
+    Flag("spec_model", VALUE, "optional-str"),
+    Flag("spec_tokens", VALUE, "int"),
+    Flag("speculative_config", VALUE, "json", ("-sc",)),
+    Flag("hf_overrides", VALUE, "hf"),
+    Flag("watermark_config", VALUE, "json", since=(0, 30)),
+    Flag("attention_config", VALUE, "json", ("-ac",)),
+    Flag("diffusion_config", VALUE, "json", ("-dc",)),
+    Flag("logits_processors", LIST),
+)
+FLAGS_BY_FIELD = {flag.field: flag for flag in FLAGS}
+# Settings a rule reports when the release lacks them (VLM301, VLM302): a parser
+# error is what the rule is about, so the value is kept.
+REPORTED_WHEN_MISSING = frozenset(
+    {"return_sampling_mask", "enable_trace_replay", "enable_batch_sharded_sampling"}
+)
+NON_UPSTREAM = frozenset({"enable_return_sampling_mask", "return_sampling_mask_logprobs"})
+ENABLE_DISABLE = (0, 33)  # EnableDisableAction: --disable-x for --enable-x
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one launcher reads its arguments."""
+
+    name: str  # serve | api_server | dynamo
+    flexible: bool = True  # underscores, dotted JSON options
+    config: str = "top"  # top: `vllm serve` (false is dropped) | parser: the server's own parser | none
+    positional_model: bool = True
+    relocate_model: bool = False
+
+
+SERVE = Dialect("serve", relocate_model=True)
+API_SERVER = Dialect("api_server", config="parser")
+DYNAMO = Dialect("dynamo", flexible=False, config="none", positional_model=False)
+
+
+def option_table(version: Version) -> dict[str, tuple[Flag, bool]]:
+    """Option string -> (flag, negative) for a release."""
+    table: dict[str, tuple[Flag, bool]] = {}
+    release = version.release
+    for flag in FLAGS:
+        long = "--" + flag.field.replace("_", "-")
+        if flag.since is not None and release < flag.since and flag.field not in REPORTED_WHEN_MISSING:
+            continue
+        table[long] = (flag, False)
+        for short in flag.short:
+            table[short] = (flag, False)
+        if flag.kind == BOOL:
+            table["--no-" + long[2:]] = (flag, True)
+            if release >= ENABLE_DISABLE and long.startswith("--enable-") and flag.field not in NON_UPSTREAM:
+                table["--disable-" + long[len("--enable-") :]] = (flag, True)
+    return table
+
+
+_TABLES: dict[tuple[int, int], dict[str, tuple[Flag, bool]]] = {}
+
+
+def table_for(version: Version) -> dict[str, tuple[Flag, bool]]:
+    table = _TABLES.get(version.release)
+    if table is None:
+        table = _TABLES[version.release] = option_table(version)
+    return table
+
+
+@dataclass
+class Parsed:
+    """What a launcher's arguments set."""
+
+    fields: dict[str, object] = field(default_factory=dict)
+    written: dict[str, Origin] = field(default_factory=dict)
+    # Every group of words (an option and its values) that wrote a setting, for fixes.
+    groups: dict[str, list[list[Word]]] = field(default_factory=dict)
+    open: bool = False
+    mask_word: Word | None = None  # the --return-sampling-mask that turned replay on
+    words: list[Word] = field(default_factory=list)  # the argv as vLLM parses it
+
+
+class ParseFailure(Exception):
+    """vLLM rejects the command line before any engine is built."""
+
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_UNDERSCORES = re.compile(r"(?<=--)[^\.]*")
+_MODEL_OPTION = re.compile(r"^--model(=.+|$)")
+
+
+def _option_like(word: Word) -> bool:
+    """argparse would not take this word as an option's value."""
+    if word.open:
+        return False
+    text = word.text if word.text is not None else word.prefix
+    return text.startswith("-") and not _NEGATIVE_NUMBER.match(text)
+
+
+def _normalise(text: str) -> str:
+    if not text.startswith("--"):
+        return text
+    if "=" in text:
+        key, value = text.split("=", 1)
+        return _UNDERSCORES.sub(lambda m: m.group(0).replace("_", "-"), key, count=1) + "=" + value
+    return _UNDERSCORES.sub(lambda m: m.group(0).replace("_", "-"), text, count=1)
+
+
+def _tail(word: Word, start: int) -> Word:
+    """The part of a word after ``start`` characters (the value of ``--flag=value``)."""
+    if word.text is None:
+        return Word(None, word.start, word.end, open=word.open, maybe=word.maybe, style=NONE, path=word.path, extra=word.extra)
+    offs = word.offs[start:] if word.offs is not None else None
+    return Word(
+        word.text[start:],
+        word.start,
+        word.end,
+        offs=offs,
+        maybe=word.maybe,
+        style=NONE,
+        path=word.path,
+        kind=word.kind,
+        extra={"part_of": word},
+    )
+
+
+def interpret(
+    words: list[Word],
+    dialect: Dialect,
+    version: Version,
+    origin_of: Callable[[Word], Origin],
+    load_config: Callable[[Word, Dialect], list[Word] | None],
+) -> Parsed:
+    """The settings a launcher's argv words set.  Raises ``ParseFailure`` when vLLM certainly fails first."""
+    table = table_for(version)
+    parsed = Parsed()
+    args = list(words)
+
+    model_word: Word | None = None
+    if dialect.relocate_model:
+        for index, word in enumerate(args):
+            if word.text is not None and _MODEL_OPTION.match(word.text):
+                if word.text == "--model":
+                    if index + 1 >= len(args):
+                        raise ParseFailure("--model without a value")
+                    tag = args[index + 1]
+                    rest = index + 2
+                else:
+                    tag = _tail(word, len("--model="))
+                    rest = index + 1
+                tag.extra = dict(tag.extra, model_option=word)
+                args = [tag] + args[:index] + args[rest:]
+                break
+
+    if dialect.config != "none":
+        args = _pull_config(args, dialect, load_config)
+
+    if dialect.positional_model and args:
+        first = args[0]
+        if not first.open and not _option_like(first):
+            model_word = first
+            args = args[1:]
+
+    items = [(word, _normalise(word.text) if (word.text is not None and dialect.flexible) else word.text) for word in args]
+    if dialect.flexible:
+        items = _dotted(items, parsed)
+
+    state = _State(parsed, table, origin_of)
+    if model_word is not None:
+        state.set("model", model_word.text if model_word.text is not None else UNKNOWN, [model_word], model_word, kind="positional")
+    _parse(items, state)
+    parsed.words = [word for word, _ in items]
+    return parsed
+
+
+def _pull_config(args: list[Word], dialect: Dialect, load_config) -> list[Word]:
+    texts = [word.text for word in args]
+    count = texts.count("--config")
+    if count == 0:
+        return args
+    if count > 1:
+        raise ParseFailure("more than one --config")
+    index = texts.index("--config")
+    if index == len(args) - 1:
+        raise ParseFailure("--config without a file")
+    path_word = args[index + 1]
+    loaded = load_config(path_word, dialect) if path_word.known else None
+    config_words = loaded if loaded is not None else [open_word(path_word.start, path_word.end)]
+    for word in config_words:
+        word.extra.setdefault("config_option", args[index])
+    rest_before, rest_after = args[:index], args[index + 2 :]
+    first = args[0] if args else None
+    model_in_cli = first is not None and index != 0 and not first.open and not _option_like(first)
+    if dialect.relocate_model:
+        model_in_config = loaded is None or any(word.text == "--model" for word in loaded)
+        if not model_in_cli and not model_in_config:
+            raise ParseFailure("no model")
+    if model_in_cli:
+        return rest_before[:1] + config_words + rest_before[1:] + rest_after
+    return config_words + rest_before + rest_after
+
+
+def _parse_dotted_value(text: str) -> object:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)([kKmMgGtT])", text.strip())
+    if match:
+        number, suffix = match.groups()
+        decimal = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+        binary = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+        if suffix in decimal:
+            return int(float(number) * decimal[suffix])
+        try:
+            return int(number) * binary[suffix]
+        except ValueError:
+            return text
+    try:
+        return int(text.strip())
+    except ValueError:
+        return text
+
+
+def _merge(original: dict, update: dict) -> None:
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(original.get(key), dict):
+            _merge(original[key], value)
+        elif isinstance(value, list) and isinstance(original.get(key), list):
+            original[key] = original[key] + value
+        else:
+            original[key] = value
+
+
+def _dotted(items: list[tuple[Word, str | None]], parsed: Parsed) -> list[tuple[Word, str | None]]:
+    """Merge ``--option.key value`` into one JSON option per name, appended last (as vLLM does)."""
+    delete: set[int] = set()
+    merged: dict[str, object] = {}
+    groups: dict[str, list[list[Word]]] = {}
+    first_word: dict[str, Word] = {}
+    unknown_keys: set[str] = set()
+    for index, (word, text) in enumerate(items):
+        if index in delete or text is None:
+            continue
+        if text.startswith("--") and "." not in text:
+            continue
+        if not (text.startswith("-") and "." in text):
+            continue
+        if "=" in text:
+            name, value_text = text.split("=", 1)
+            if "." not in name:
+                continue
+            group = [word]
+            value_word = None
+        else:
+            name = text
+            if index + 1 >= len(items):
+                raise ParseFailure(f"{text} without a value")
+            value_word, value_text = items[index + 1]
+            group = [word, value_word]
+            if not value_word.open:
+                delete.add(index + 1)
+        delete.add(index)
+        as_list = name.endswith("+")
+        if as_list:
+            name = name[:-1]
+        key, *keys = name.split(".")
+        groups.setdefault(key, []).append(group)
+        first_word.setdefault(key, word)
+        uncertain = word.maybe or (value_word is not None and (value_word.open or value_word.maybe))
+        if value_text is None or uncertain:
+            unknown_keys.add(key)
+            continue
+        value: object
+        if as_list:
+            value = list(value_text.split(","))
+        else:
+            value = _parse_dotted_value(value_text)
+        nested: object = value
+        for part in reversed(keys):
+            nested = {part: nested}
+        target = merged.setdefault(key, {})
+        if isinstance(target, dict) and isinstance(nested, dict):
+            _merge(target, nested)
+    if not groups:
+        return items
+    result = [item for index, item in enumerate(items) if index not in delete]
+    for key, key_groups in groups.items():
+        anchor = first_word[key]
+        flag_word = Word(key, anchor.start, anchor.end, offs=None, style=NONE, path=anchor.path, extra={"dotted": key_groups})
+        value = UNKNOWN if key in unknown_keys else merged.get(key, {})
+        value_word = Word(None if value is UNKNOWN else json.dumps(value), anchor.start, anchor.end, style=NONE, path=anchor.path)
+        value_word.extra["parsed"] = value
+        result.append((flag_word, key))
+        result.append((value_word, value_word.text))
+    return result
+
+
+class _State:
+    def __init__(self, parsed: Parsed, table, origin_of) -> None:
+        self.parsed = parsed
+        self.table = table
+        self.origin_of = origin_of
+        self.long_options = [option for option in table if option.startswith("--")]
+
+    def set(self, name: str, value: object, group: list[Word], flag_word: Word, maybe: bool = False, kind: str | None = None) -> None:
+        parsed = self.parsed
+        origin = self.origin_of(flag_word)
+        if kind is not None and origin is not None:
+            origin = Origin(origin.span, kind, origin.container, origin.path)
+        parsed.groups.setdefault(name, []).append(group)
+        if maybe:
+            parsed.fields[name] = UNKNOWN
+            return
+        parsed.fields[name] = UNKNOWN if value is UNKNOWN else Known(value, origin)
+        if origin is not None:
+            parsed.written[name] = origin
+        if name == "return_sampling_mask":
+            parsed.mask_word = flag_word if value is True else None
+
+    def unknown(self, name: str) -> None:
+        self.parsed.fields[name] = UNKNOWN
+        if name == "return_sampling_mask":
+            self.parsed.mask_word = None
+
+    def open(self) -> None:
+        """An expansion to unknown words: whatever it may set is unknown."""
+        parsed = self.parsed
+        parsed.open = True
+        for name in list(parsed.fields):
+            if name in NON_UPSTREAM:
+                continue  # written is written: the parser still rejects it
+            parsed.fields[name] = UNKNOWN
+        parsed.mask_word = None
+
+    def abbreviation(self, name: str) -> None:
+        """argparse accepts a unique prefix of a long option: what it may name is unknown."""
+        if not name.startswith("--") or len(name) < 3:
+            return
+        for option in self.long_options:
+            if option.startswith(name) and option != name:
+                self.unknown(self.table[option][0].field)
+
+
+def _convert(flag: Flag, text: str, origin: Origin | None) -> object:
+    conv = flag.conv
+    if conv == "str":
+        return text
+    if conv == "optional-str":
+        return None if text in ("", "None") else text
+    if conv == "int":
+        try:
+            return int(text)
+        except ValueError:
+            return UNKNOWN
+    if conv == "hf":
+        if not re.match(r"(?s)^\s*{.*}\s*$", text):
+            return text
+        conv = "json"
+    if conv == "json":
+        if text in ("", "None"):
+            return None
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            return UNKNOWN
+        return to_fact(value, origin, normalise_keys=flag.field == "speculative_config")
+    return UNKNOWN
+
+
+def to_fact(value: object, origin: Origin | None, normalise_keys: bool = False) -> object:
+    """A JSON or YAML value in the form rules read (dicts become ``Mapping``)."""
+    if value is UNKNOWN:
+        return UNKNOWN
+    if isinstance(value, Mapping):
+        return value
+    if isinstance(value, dict):
+        mapping = Mapping({}, True)
+        for key, inner in value.items():
+            name = str(key).replace("-", "_") if normalise_keys else str(key)
+            converted = to_fact(inner, origin)
+            mapping.items[name] = UNKNOWN if converted is UNKNOWN else Known(converted, origin)
+        return mapping
+    if isinstance(value, list):
+        return [to_fact(item, origin) for item in value]
+    return value
+
+
+def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
+    table = state.table
+    index = 0
+    count = len(items)
+    while index < count:
+        word, text = items[index]
+        index += 1
+        if word.open:
+            state.open()
+            continue
+        if text is None:
+            prefix = _normalise(word.prefix) if word.prefix.startswith("--") else word.prefix
+            if prefix.startswith("-") and "=" in prefix:
+                name = prefix.split("=", 1)[0]
+                entry = table.get(name)
+                if entry is not None:
+                    flag, _negative = entry
+                    state.set(flag.field, UNKNOWN, [word], word, maybe=word.maybe)
+                else:
+                    state.abbreviation(name)
+            elif prefix.startswith("-") or not prefix:
+                # Any option, perhaps one that takes the next word as its value.
+                state.open()
+            continue
+        if text == "--":
+            break
+        if not text.startswith("-") or _NEGATIVE_NUMBER.match(text):
+            continue  # a positional argument
+        name, eq, inline = text.partition("=")
+        entry = table.get(name)
+        if entry is None:
+            state.abbreviation(name)
+            continue
+        flag, negative = entry
+        maybe = word.maybe
+        if flag.kind == BOOL:
+            if eq:
+                state.set(flag.field, UNKNOWN, [word], word, maybe)  # argparse: ignored explicit argument
+            else:
+                state.set(flag.field, not negative, [word], word, maybe)
+            continue
+        if flag.kind == VALUE:
+            if "parsed" in word.extra:
+                continue  # a dotted option's value word, consumed with its name below
+            if eq:
+                value_word = _tail(word, len(name) + 1)
+                group = [word]
+            elif index < count and not _option_like(items[index][0]):
+                value_word = items[index][0]
+                group = [word, value_word]
+                index += 1
+            else:
+                state.set(flag.field, UNKNOWN, [word], word, maybe)  # argparse: expected one argument
+                continue
+            if "parsed" in value_word.extra:
+                value = value_word.extra["parsed"]
+                value = to_fact(value, state.origin_of(word), normalise_keys=flag.field == "speculative_config")
+                group = word.extra.get("dotted", [group])
+                for dotted_group in group[:-1]:
+                    state.parsed.groups.setdefault(flag.field, []).append(dotted_group)
+                group = group[-1]
+            elif value_word.open:
+                state.set(flag.field, UNKNOWN, group, word, maybe)
+                state.open()
+                continue
+            elif value_word.text is None:
+                value = UNKNOWN
+            else:
+                value = _convert(flag, value_word.text, state.origin_of(value_word))
+            state.set(flag.field, value, group, word, maybe or value_word.maybe)
+            continue
+        # LIST (nargs="+")
+        elements: list[object] = []
+        group = [word]
+        uncertain = maybe
+        opened = False
+        if eq:
+            elements.append(inline)
+        else:
+            while index < count and not _option_like(items[index][0]):
+                element = items[index][0]
+                index += 1
+                group.append(element)
+                if element.open:
+                    opened = True
+                    break
+                if element.maybe:
+                    uncertain = True
+                elements.append(element.text if element.text is not None else UNKNOWN)
+        if opened or (not elements and not eq):
+            state.set(flag.field, UNKNOWN, group, word, uncertain)
+            if opened:
+                state.open()
+            continue
+        state.set(flag.field, elements, group, word, uncertain)
+
+
+def word_origin(word: Word, source: Source, fallback: Span, kind: str | None = None) -> Origin:
+    """Where a word was written: its own span, or (for words not written in this file) the fallback."""
+    target = word.extra.get("part_of", word)
+    kind = kind or target.kind
+    if target.path is not None:
+        src = target.extra.get("source")
+        span = src.span(target.start, target.end) if src is not None and target.start >= 0 else fallback
+        return Origin(span, kind, path=target.path)
+    if target.start < 0:
+        return Origin(fallback, kind, path="<implicit>")
+    return Origin(source.span(target.start, target.end), kind)
+
+
+__all__ = [
+    "API_SERVER",
+    "CONFIG",
+    "DYNAMO",
+    "Dialect",
+    "Flag",
+    "Parsed",
+    "ParseFailure",
+    "SERVE",
+    "interpret",
+    "to_fact",
+    "word_origin",
+]

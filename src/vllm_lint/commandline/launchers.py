@@ -1,0 +1,269 @@
+"""Which argv starts a vLLM engine, and where its engine flags begin.
+
+Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
+``timeout``, ``setsid``, ``uv run`` and the like):
+
+* ``vllm serve [MODEL] ...``
+* ``python[3[.X]] [-u ...] -m vllm.entrypoints.openai.api_server ...``
+* ``python -m vllm.entrypoints.cli.main serve ...``
+* ``python -m dynamo.vllm ...`` (NVIDIA Dynamo's vLLM worker forwards engine flags)
+* ``docker run [options] vllm/vllm-openai[:tag] FLAGS`` (the image's entrypoint is ``vllm serve``)
+* ``sh|bash -c SCRIPT``: the script is read as a shell script.
+
+Anything else (``python -m sglang.launch_server``, ``vllm bench``, an unknown
+program) is not a vLLM engine.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from vllm_lint.facts import ABSENT, UNKNOWN
+from vllm_lint.commandline.flags import API_SERVER, DYNAMO, SERVE, Dialect
+from vllm_lint.commandline.words import Word
+
+VLLM_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vllm/vllm-openai(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?$")
+_PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+_SHELLS = frozenset({"sh", "bash", "dash", "ash", "ksh"})
+_PYTHON_FLAGS_WITH_VALUE = frozenset({"-W", "-X", "--check-hash-based-pycs"})
+_RUNNERS = frozenset({"uv", "poetry", "pdm", "pixi", "hatch", "rye", "pipenv"})
+MODULES = {
+    "vllm.entrypoints.openai.api_server": API_SERVER,
+    "dynamo.vllm": DYNAMO,
+}
+
+
+@dataclass
+class Launch:
+    dialect: Dialect
+    args: list[Word]
+    anchor: list[Word]  # the launcher's own words (vllm serve; python -m module)
+    env: dict[str, object]
+    env_open: bool
+
+
+@dataclass
+class Script:
+    """``sh -c SCRIPT``: a script to read with the shell reader."""
+
+    word: Word
+    env: dict[str, object]
+    env_open: bool
+
+
+def basename(text: str) -> str:
+    return text.rstrip("/").rsplit("/", 1)[-1]
+
+
+def is_vllm_image(text: str | None) -> bool:
+    return text is not None and VLLM_IMAGE.match(text) is not None
+
+
+def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> Launch | Script | None:
+    env = dict(env)
+    index = 0
+    count = len(words)
+    while index < count:
+        word = words[index]
+        if word.open or word.maybe:
+            return None
+        text = word.text
+        if text is None:
+            # An unknown program: "$PYTHON" -m vllm... still runs that module.
+            if index + 2 < count and words[index + 1].text == "-m":
+                return _python(words, index, env, env_open)
+            return None
+        name = basename(text)
+        if name == "env":
+            index += 1
+            while index < count:
+                option = words[index]
+                if option.text is None or option.open:
+                    return None
+                if option.text in ("-i", "--ignore-environment", "-"):
+                    env, env_open = {}, False
+                elif option.text in ("-u", "--unset") and index + 1 < count and words[index + 1].text:
+                    index += 1
+                    env[words[index].text] = ABSENT
+                elif option.text.startswith("--unset="):
+                    env[option.text.split("=", 1)[1]] = ABSENT
+                elif option.text == "--":
+                    index += 1
+                    break
+                elif option.text.startswith("-"):
+                    return None  # -S, -C: not followed
+                elif "=" in option.text and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", option.text):
+                    key, value = option.text.split("=", 1)
+                    env[key] = value
+                else:
+                    break
+                index += 1
+            continue
+        if name in ("nohup", "exec", "command", "setsid", "time", "builtin"):
+            index += 1
+            while index < count and words[index].text is not None and words[index].text.startswith("-"):
+                if words[index].text == "-a" and name == "exec":
+                    index += 1
+                index += 1
+            continue
+        if name == "nice":
+            index += 1
+            if index < count and words[index].text == "-n":
+                index += 2
+            elif index < count and words[index].text is not None and words[index].text.startswith("-"):
+                index += 1
+            continue
+        if name == "timeout":
+            index += 1
+            while index < count and words[index].text is not None and words[index].text.startswith("-"):
+                if words[index].text in ("-s", "-k", "--signal", "--kill-after"):
+                    index += 1
+                index += 1
+            index += 1  # the duration
+            continue
+        if name == "stdbuf":
+            index += 1
+            while index < count and words[index].text is not None and words[index].text.startswith("-"):
+                index += 1
+            continue
+        if name in _RUNNERS and index + 1 < count and words[index + 1].text == "run":
+            index += 2
+            if index < count and words[index].text == "--":
+                index += 1
+            if index < count and words[index].text is not None and words[index].text.startswith("-"):
+                return None  # runner options we do not read
+            continue
+        if name == "docker":
+            return _docker(words, index)
+        if name == "vllm":
+            if index + 1 < count and words[index + 1].text == "serve":
+                return Launch(SERVE, words[index + 2 :], words[index : index + 2], env, env_open)
+            return None
+        if _PYTHON.match(name):
+            return _python(words, index, env, env_open)
+        if name in _SHELLS:
+            return _shell(words, index, env, env_open)
+        return None
+    return None
+
+
+def _python(words: list[Word], index: int, env, env_open) -> Launch | None:
+    count = len(words)
+    position = index + 1
+    while position < count:
+        option = words[position].text
+        if option is None or words[position].open:
+            return None
+        if option == "-m":
+            position += 1
+            break
+        if option.startswith("-m") and len(option) > 2:
+            module = option[2:]
+            return _module(words, index, position, module, position + 1, env, env_open)
+        if option in _PYTHON_FLAGS_WITH_VALUE:
+            position += 2
+            continue
+        if option.startswith("-") and option != "-" and not option.startswith("-c"):
+            position += 1
+            continue
+        return None  # a script or -c code
+    if position >= count or words[position].text is None:
+        return None
+    return _module(words, index, position, words[position].text, position + 1, env, env_open)
+
+
+def _module(words, index, module_index, module, rest, env, env_open) -> Launch | None:
+    if module == "vllm.entrypoints.cli.main":
+        if rest < len(words) and words[rest].text == "serve":
+            return Launch(SERVE, words[rest + 1 :], words[index : rest + 1], env, env_open)
+        return None
+    dialect = MODULES.get(module)
+    if dialect is None:
+        return None
+    return Launch(dialect, words[rest:], words[index:rest], env, env_open)
+
+
+def _shell(words: list[Word], index: int, env, env_open) -> Script | None:
+    count = len(words)
+    position = index + 1
+    command_mode = False
+    while position < count:
+        option = words[position].text
+        if option is None or words[position].open:
+            return None
+        if option in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            position += 2
+            continue
+        if option.startswith("--"):
+            position += 1
+            continue
+        if option.startswith(("-", "+")) and len(option) > 1:
+            if "c" in option[1:]:
+                command_mode = True
+            position += 1
+            continue
+        break
+    if not command_mode or position >= count:
+        return None
+    script = words[position]
+    if script.text is None or script.open:
+        return None
+    return Script(script, env, env_open)
+
+
+# docker run options that take a value (the rest are flags); enough to find the image.
+_DOCKER_VALUE_OPTIONS = frozenset(
+    """-a --attach --add-host --annotation --blkio-weight --blkio-weight-device --cap-add --cap-drop
+    --cgroup-parent --cgroupns --cidfile --cpu-period --cpu-quota --cpu-rt-period --cpu-rt-runtime -c
+    --cpu-shares --cpus --cpuset-cpus --cpuset-mems --device --device-cgroup-rule --device-read-bps
+    --device-read-iops --device-write-bps --device-write-iops --dns --dns-option --dns-search
+    --domainname --entrypoint -e --env --env-file --expose --gpus --group-add --health-cmd
+    --health-interval --health-retries --health-start-interval --health-start-period --health-timeout
+    -h --hostname --ip --ip6 --ipc --isolation --kernel-memory -l --label --label-file --link
+    --link-local-ip --log-driver --log-opt --mac-address -m --memory --memory-reservation --memory-swap
+    --memory-swappiness --mount --name --network --net --network-alias --net-alias --oom-score-adj
+    --pid --pids-limit --platform -p --publish --pull --restart --runtime --security-opt --shm-size
+    --stop-signal --stop-timeout --storage-opt --sysctl --tmpfs --ulimit -u --user --userns --uts -v
+    --volume --volume-driver --volumes-from -w --workdir""".split()
+)
+
+
+def _docker(words: list[Word], index: int) -> Launch | None:
+    count = len(words)
+    position = index + 1
+    if position < count and words[position].text == "container":
+        position += 1
+    if position >= count or words[position].text != "run":
+        return None
+    position += 1
+    env: dict[str, object] = {}
+    env_open = False
+    while position < count:
+        word = words[position]
+        text = word.text
+        if text is None or word.open:
+            return None
+        if not text.startswith("-"):
+            break
+        name, eq, inline = text.partition("=")
+        if name == "--entrypoint":
+            return None
+        if name in ("-e", "--env"):
+            value = inline if eq else (words[position + 1].text if position + 1 < count else None)
+            if value is None:
+                env_open = True
+            elif "=" in value:
+                key, val = value.split("=", 1)
+                env[key] = val
+            else:
+                env[value] = UNKNOWN  # passed through from the host
+        elif name == "--env-file":
+            env_open = True
+        if name in _DOCKER_VALUE_OPTIONS and not eq:
+            position += 2
+        else:
+            position += 1
+    if position >= count or not is_vllm_image(words[position].text):
+        return None
+    return Launch(SERVE, words[position + 1 :], words[position : position + 1], env, env_open)

@@ -1,0 +1,250 @@
+"""Servers started from Python: argv lists given to ``subprocess`` and ``os.exec*``.
+
+The Python resolver (``python/analyzer.py``) evaluates the call's arguments
+(lists built with literals, names, ``+``, ``+=``, ``.append``, ``.extend``;
+``env=`` dicts) and hands them to ``subprocess_call``, which reads the argv
+with the command-line front end and adds the engine to the module's engines.
+
+Each argv element is exactly one argument (no shell splitting): an element
+of unknown value is one unknown word; a list that may hold more elements than
+the ones seen (``cmd.extend(extra)``) ends with an unknown number of unknown
+words.  ``env=`` replaces the environment: keys not in it are unset, unless
+the dict spreads ``**os.environ``.  ``shell=True`` strings are read as shell
+scripts.  ``--config`` files are read relative to the Python file.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, Span
+from vllm_lint.commandline.words import NONE, Word, open_word
+
+SUBPROCESS_CALLS = frozenset(
+    {
+        "subprocess.run",
+        "subprocess.Popen",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "os.execv",
+        "os.execvp",
+        "os.execve",
+        "os.execvpe",
+        "os.execl",
+        "os.execlp",
+        "os.execle",
+        "os.execlpe",
+        "asyncio.create_subprocess_exec",
+        "asyncio.create_subprocess_shell",
+    }
+)
+
+
+def _span(node: ast.AST) -> Span:
+    return Span(node.lineno, node.col_offset)
+
+
+def subprocess_call(analysis, path: str, node: ast.Call) -> object:
+    """Evaluate a process-starting call; record the vLLM engine it starts, if any."""
+    from vllm_lint.python.values import DictObj, ListObj, StdName
+
+    values: dict[int, object] = {}
+    for arg in node.args:
+        inner = arg.value if isinstance(arg, ast.Starred) else arg
+        values[id(arg)] = analysis._eval(inner)
+    keywords = {}
+    for keyword in node.keywords:
+        values[id(keyword.value)] = analysis._eval(keyword.value)
+        if keyword.arg is not None:
+            keywords[keyword.arg] = keyword.value
+    call_span = _span(node)
+
+    def value_of(expr: ast.AST | None) -> object:
+        return UNKNOWN if expr is None else values.get(id(expr), UNKNOWN)
+
+    argv_words: list[Word] | None = None
+    script: tuple[str, Span] | None = None
+    env_node = keywords.get("env")
+    name = path.rsplit(".", 1)[1]
+    if path.startswith("subprocess."):
+        target = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else keywords.get("args")
+        argv = value_of(target)
+        shell_value = value_of(keywords.get("shell")) if "shell" in keywords else False
+        if isinstance(argv, str) and shell_value is True:
+            script = (argv, _span(target))
+        elif shell_value is False:
+            argv_words = _list_words(argv, target, call_span, ListObj)
+    elif path == "asyncio.create_subprocess_shell":
+        text = value_of(node.args[0] if node.args else keywords.get("cmd"))
+        if isinstance(text, str) and node.args:
+            script = (text, _span(node.args[0]))
+    elif path == "asyncio.create_subprocess_exec":
+        argv_words = _elements(node.args, values, call_span, ListObj)
+    elif name.startswith("execl"):
+        positional = list(node.args[1:])
+        if name.endswith("e") and positional:
+            env_node = positional.pop()
+        argv_words = _elements(positional, values, call_span, ListObj)
+    else:  # execv, execvp, execve, execvpe
+        if len(node.args) >= 2:
+            argv_words = _list_words(value_of(node.args[1]), node.args[1], call_span, ListObj)
+        if name.endswith("e") and len(node.args) >= 3:
+            env_node = node.args[2]
+
+    env, env_open = _environment(analysis, env_node, values, DictObj, StdName)
+    engines = _Engines(analysis, call_span)
+    if script is not None:
+        engines.script(script[0], script[1], env, env_open)
+    elif argv_words is not None:
+        engines.launch(argv_words, env, env_open)
+    return UNKNOWN
+
+
+def _located(text: str | None, span: Span) -> Word:
+    word = Word(text, style=NONE)
+    word.extra["span"] = span
+    return word
+
+
+def _list_words(value, node, call_span: Span, list_type) -> list[Word] | None:
+    if not isinstance(value, list_type):
+        return None
+    spans = getattr(value, "spans", None)
+    if spans is None or len(spans) != len(value.elems):
+        spans = [None] * len(value.elems)
+    fallback = _span(node) if node is not None and hasattr(node, "lineno") else call_span
+    words = [_located(elem if isinstance(elem, str) else None, span or fallback) for elem, span in zip(value.elems, spans)]
+    if not value.exact:
+        words.append(open_word())
+    return words
+
+
+def _elements(args: list, values: dict, call_span: Span, list_type) -> list[Word]:
+    words: list[Word] = []
+    for arg in args:
+        value = values.get(id(arg), UNKNOWN)
+        if isinstance(arg, ast.Starred):
+            inner = _list_words(value, arg, call_span, list_type)
+            words.extend(inner if inner is not None else [open_word()])
+        else:
+            words.append(_located(value if isinstance(value, str) else None, _span(arg)))
+    return words
+
+
+def _environment(analysis, env_node, values: dict, dict_type, std_type) -> tuple[dict[str, object], bool]:
+    inherited = dict(analysis.state.env), analysis.state.env_open
+    if env_node is None:
+        return _clean(inherited[0]), inherited[1]
+    value = values.get(id(env_node))
+    if value is None:
+        value = analysis._eval(env_node)
+    if not isinstance(value, dict_type):
+        return {}, True
+    items = {key: slot.value for key, slot in value.items.items()}
+    if value.complete:
+        return _clean(items), False
+    # {**os.environ, "KEY": "value"}: the process environment plus the keys written after it.
+    if isinstance(env_node, ast.Dict) and any(key is None for key in env_node.keys):
+        splats = [v for k, v in zip(env_node.keys, env_node.values) if k is None]
+        if all(_is_environ(analysis, splat, std_type) for splat in splats):
+            env = _clean(inherited[0])
+            env.update(_clean(items))
+            return env, inherited[1]
+    return _clean(items), True
+
+
+def _is_environ(analysis, node, std_type) -> bool:
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        value = analysis._eval(node)
+        return isinstance(value, std_type) and value.path == "os.environ"
+    return False
+
+
+def _clean(env: dict) -> dict[str, object]:
+    return {key: (value if isinstance(value, str) or value is ABSENT else UNKNOWN) for key, value in env.items() if key != "*cleared*"}
+
+
+class _Engines:
+    """Builds EngineFacts for the launches of one call and adds them to the analysis."""
+
+    def __init__(self, analysis, call_span: Span) -> None:
+        self.analysis = analysis
+        self.call_span = call_span
+
+    def launch(self, words: list[Word], env: dict, env_open: bool) -> None:
+        from vllm_lint.commandline.launchers import Launch, Script, find_launch
+
+        found = find_launch(words, env, env_open)
+        if isinstance(found, Script):
+            self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
+        elif isinstance(found, Launch):
+            self.add(found)
+
+    def script(self, text: str, span: Span, env: dict, env_open: bool) -> None:
+        from vllm_lint.commandline import shell
+
+        state = shell.ShellState(
+            vars={k: v for k, v in env.items() if isinstance(v, str) or v is ABSENT},
+            env=dict(env),
+            env_open=env_open,
+            exported=set(env),
+        )
+
+        def on_command(command) -> None:
+            for word in command.words:
+                word.start = word.end = -1
+                word.offs = None
+                word.style = NONE
+                word.extra["span"] = span
+            self.launch(command.words, command.env, command.env_open)
+
+        try:
+            shell.analyse(text, on_command, shell.Mapper([-1] * len(text)), state, False)
+        except shell.ShellSyntaxError:
+            return
+
+    def add(self, launch) -> None:
+        from vllm_lint.commandline.flags import ParseFailure, interpret
+
+        anchor_words = [w for w in launch.anchor if "span" in w.extra]
+        anchor = anchor_words[0].extra["span"] if anchor_words else self.call_span
+
+        def origin_of(word: Word) -> Origin:
+            target = word.extra.get("part_of", word)
+            return Origin(target.extra.get("span", anchor), target.kind)
+
+        try:
+            parsed = interpret(launch.args, launch.dialect, self.analysis_version(), origin_of, self.load_config)
+        except ParseFailure:
+            return
+        mask = parsed.mask_word
+        if mask is not None and "span" in mask.extra:
+            anchor = mask.extra["span"]
+        # No end position: the anchor is a string in a list, not a call a Python fix could edit.
+        facts = EngineFacts(kind=launch.dialect.name, anchor=Span(anchor.line, anchor.col), open=parsed.open, source="command-line")
+        facts.fields = parsed.fields
+        facts.written = parsed.written
+        facts.env = _clean(launch.env)
+        facts.env_open = launch.env_open
+        self.analysis.engines.append(facts)
+
+    def load_config(self, word: Word, dialect) -> list[Word] | None:
+        """``--config PATH`` relative to the Python file; None (unknown) when not found."""
+        import os
+
+        from vllm_lint.commandline.configfile import read_config_file
+
+        path = getattr(self.analysis, "path", None)
+        if not path or word.text is None or os.path.isabs(word.text):
+            return None
+        full = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), word.text))
+        display = os.path.normpath(os.path.join(os.path.dirname(path), word.text))
+        return read_config_file(full, dialect, self.analysis_version(), display)
+
+    def analysis_version(self):
+        from vllm_lint.versions import NEWEST_VERSION
+
+        # Flag spellings depend on the release only for --disable-x (0.33+); the
+        # rules themselves run with the target version later.
+        return getattr(self.analysis, "target_version", None) or NEWEST_VERSION

@@ -1,0 +1,1024 @@
+"""A small POSIX shell reader: words with positions, variables, exports.
+
+It is not a shell.  It splits a script into simple commands, expands the
+words it can (quotes, escapes, ``$VAR`` whose value the script set), and keeps
+the rest unknown: an unquoted ``$VAR`` of unknown value may expand to any
+number of words, so it becomes an ``open`` word.  Control structures are
+followed far enough for a must-analysis: branches are joined (a variable
+keeps its value only when every branch agrees), loops forget what they
+assign, ``source``/``eval`` forget everything, subshells and pipeline
+elements do not leak their assignments.
+
+The environment follows the Python front end's convention: a variable the
+script does not set is taken as unset.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from vllm_lint.facts import ABSENT, UNKNOWN
+from vllm_lint.commandline.words import SHELL, Word, open_word
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_SPECIAL = "@*#?$!-0123456789"
+OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "&>>", "&>", "<<<", "<<-", "<<", ">>", "<&", ">&", "<>", ">|", "|", "&", ";", "(", ")", "<", ">")
+REDIRECTIONS = frozenset({"&>>", "&>", "<<<", "<<-", "<<", ">>", "<&", ">&", "<>", ">|", "<", ">"})
+TERMINATORS = frozenset({"&&", "||", ";;&", ";;", ";&", "|&", "|", "&", ";"})
+RESERVED = frozenset(
+    {"if", "then", "elif", "else", "fi", "for", "select", "while", "until", "do", "done", "case", "esac", "function", "{", "}", "!", "time", "in"}
+)
+ASSIGNING_BUILTINS = frozenset({"export", "local", "declare", "typeset", "readonly"})
+
+
+class ShellSyntaxError(ValueError):
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+# ------------------------------------------------------------------ lexing
+
+
+@dataclass
+class Lit:
+    text: str
+    idx: list[int]  # text index of each character
+    quoted: bool
+
+
+@dataclass
+class Var:
+    name: str
+    op: str  # "" | ":-" | "-" | ":=" | "=" | ":+" | "+" | "?" (anything else: unknown)
+    arg: str | None
+    quoted: bool
+    start: int
+
+
+@dataclass
+class Unknown:
+    quoted: bool
+    start: int
+    split: bool = True  # unquoted: may expand to several words
+    empty: bool = False  # expands to nothing (a comment in backticks)
+
+
+@dataclass(eq=False)
+class RawWord:
+    parts: list
+    start: int
+    end: int
+
+    def literal(self) -> str | None:
+        """The text when the word is one unquoted literal (reserved words, assignments)."""
+        if len(self.parts) == 1 and isinstance(self.parts[0], Lit) and not self.parts[0].quoted:
+            return self.parts[0].text
+        return None
+
+    def plain_prefix(self) -> str:
+        """Leading unquoted literal text."""
+        if self.parts and isinstance(self.parts[0], Lit) and not self.parts[0].quoted:
+            return self.parts[0].text
+        return ""
+
+
+@dataclass(eq=False)
+class Op:
+    op: str
+    start: int
+    end: int
+
+
+@dataclass(eq=False)
+class Newline:
+    start: int
+
+
+class _Builder:
+    __slots__ = ("parts", "start", "end")
+
+    def __init__(self, start: int) -> None:
+        self.parts: list = []
+        self.start = start
+        self.end = start
+
+    def lit(self, ch: str, index: int, quoted: bool) -> None:
+        parts = self.parts
+        if parts and isinstance(parts[-1], Lit) and parts[-1].quoted == quoted:
+            parts[-1].text += ch
+            parts[-1].idx.append(index)
+        else:
+            parts.append(Lit(ch, [index], quoted))
+
+    def quoted_empty(self, index: int) -> None:
+        """``""`` or ``''``: a word even when empty."""
+        self.parts.append(Lit("", [], True))
+
+
+def lex(text: str) -> list:
+    """Tokens of a script: RawWord, Op, Newline.  Raises ShellSyntaxError."""
+    tokens: list = []
+    i = 0
+    n = len(text)
+    word: _Builder | None = None
+    heredocs: list[tuple[str, bool]] = []
+    expect_delimiter: bool | None = None  # after << / <<-: the next word is a delimiter
+
+    def finish(end: int) -> None:
+        nonlocal word, expect_delimiter
+        if word is not None:
+            raw = RawWord(word.parts, word.start, end)
+            tokens.append(raw)
+            if expect_delimiter is not None:
+                delimiter = "".join(p.text for p in raw.parts if isinstance(p, Lit))
+                heredocs.append((delimiter, expect_delimiter))
+                expect_delimiter = None
+            word = None
+
+    while i < n:
+        c = text[i]
+        if c in " \t\r":
+            finish(i)
+            i += 1
+            continue
+        if c == "\n":
+            finish(i)
+            tokens.append(Newline(i))
+            i += 1
+            if heredocs:
+                i = _skip_heredocs(text, i, heredocs)
+                heredocs = []
+            continue
+        if c == "\\":
+            if i + 1 < n and text[i + 1] == "\n":
+                i += 2
+                continue
+            if i + 2 < n and text[i + 1] == "\r" and text[i + 2] == "\n":
+                i += 3
+                continue
+            if word is None:
+                word = _Builder(i)
+            if i + 1 < n:
+                word.lit(text[i + 1], i + 1, True)
+            i += 2
+            continue
+        if c == "#" and word is None:
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        if c == "'":
+            end = text.find("'", i + 1)
+            if end < 0:
+                raise ShellSyntaxError("unterminated single quote", i)
+            if word is None:
+                word = _Builder(i)
+            word.quoted_empty(i)
+            for k in range(i + 1, end):
+                word.lit(text[k], k, True)
+            i = end + 1
+            continue
+        if c == '"':
+            if word is None:
+                word = _Builder(i)
+            i = _double_quoted(text, i, word)
+            continue
+        if c == "$":
+            if word is None:
+                word = _Builder(i)
+            i = _dollar(text, i, word, quoted=False)
+            continue
+        if c == "`":
+            if word is None:
+                word = _Builder(i)
+            i = _backtick(text, i, word, quoted=False)
+            continue
+        if c in ";&|()<>":
+            if c == "(" and word is not None and _ASSIGNMENT.fullmatch(word.parts[0].text if word.parts and isinstance(word.parts[0], Lit) else ""):
+                end = _matching(text, i, "(", ")")  # an array assignment: NAME=(...)
+                word.parts.append(Unknown(True, i, split=False))
+                i = end + 1
+                continue
+            if c in "<>" and i + 1 < n and text[i + 1] == "(":
+                end = _matching(text, i + 1, "(", ")")  # process substitution: one unknown word
+                if word is None:
+                    word = _Builder(i)
+                word.parts.append(Unknown(True, i, split=False))
+                i = end + 1
+                continue
+            if c in "<>" and word is not None and len(word.parts) == 1 and isinstance(word.parts[0], Lit) and not word.parts[0].quoted and word.parts[0].text.isdigit():
+                word = None  # a file descriptor number: 2>&1
+            finish(i)
+            op = next(o for o in OPERATORS if text.startswith(o, i))
+            tokens.append(Op(op, i, i + len(op)))
+            if op in ("<<", "<<-"):
+                expect_delimiter = op == "<<-"
+            i += len(op)
+            continue
+        if word is None:
+            word = _Builder(i)
+        word.lit(c, i, False)
+        i += 1
+    finish(n)
+    return tokens
+
+
+def _skip_heredocs(text: str, i: int, heredocs: list[tuple[str, bool]]) -> int:
+    n = len(text)
+    for delimiter, strip_tabs in heredocs:
+        while i < n:
+            end = text.find("\n", i)
+            if end < 0:
+                end = n
+            line = text[i:end].rstrip("\r")
+            if strip_tabs:
+                line = line.lstrip("\t")
+            i = end + 1
+            if line == delimiter:
+                break
+    return min(i, n)
+
+
+def _double_quoted(text: str, i: int, word: _Builder) -> int:
+    n = len(text)
+    word.quoted_empty(i)
+    i += 1
+    while i < n:
+        c = text[i]
+        if c == '"':
+            return i + 1
+        if c == "\\" and i + 1 < n:
+            nxt = text[i + 1]
+            if nxt == "\n":
+                i += 2
+                continue
+            if nxt in '$`"\\':
+                word.lit(nxt, i + 1, True)
+                i += 2
+                continue
+            word.lit(c, i, True)
+            i += 1
+            continue
+        if c == "$":
+            i = _dollar(text, i, word, quoted=True)
+            continue
+        if c == "`":
+            i = _backtick(text, i, word, quoted=True)
+            continue
+        word.lit(c, i, True)
+        i += 1
+    raise ShellSyntaxError("unterminated double quote", word.start)
+
+
+def _matching(text: str, i: int, open_: str, close: str) -> int:
+    """Index of the bracket closing the one at ``i`` (quotes and nesting respected)."""
+    depth = 0
+    n = len(text)
+    k = i
+    while k < n:
+        c = text[k]
+        if c == "\\":
+            k += 2
+            continue
+        if c == "'":
+            end = text.find("'", k + 1)
+            if end < 0:
+                break
+            k = end + 1
+            continue
+        if c == '"':
+            k += 1
+            while k < n and text[k] != '"':
+                k += 2 if text[k] == "\\" else 1
+            k += 1
+            continue
+        if c == "`":
+            end = text.find("`", k + 1)
+            if end < 0:
+                break
+            k = end + 1
+            continue
+        if c == open_:
+            depth += 1
+        elif c == close:
+            depth -= 1
+            if depth == 0:
+                return k
+        k += 1
+    raise ShellSyntaxError(f"unterminated {open_}", i)
+
+
+def _dollar(text: str, i: int, word: _Builder, quoted: bool) -> int:
+    n = len(text)
+    nxt = text[i + 1] if i + 1 < n else ""
+    if nxt == "(":
+        if i + 2 < n and text[i + 2] == "(":
+            end = _matching(text, i + 1, "(", ")")  # $(( arithmetic ))
+            word.parts.append(Unknown(quoted, i, split=False))
+            return end + 1
+        end = _matching(text, i + 1, "(", ")")
+        word.parts.append(Unknown(quoted, i, split=True))
+        return end + 1
+    if nxt == "{":
+        end = _matching(text, i + 1, "{", "}")
+        word.parts.append(_braced(text[i + 2 : end], quoted, i))
+        return end + 1
+    if nxt == "'" and not quoted:
+        k = i + 2
+        chars: list[tuple[str, int]] = []
+        while k < n and text[k] != "'":
+            if text[k] == "\\":
+                word.parts.append(Unknown(True, i, split=False))
+                end = k
+                while end < n and text[end] != "'":
+                    end += 2 if text[end] == "\\" else 1
+                if end >= n:
+                    raise ShellSyntaxError("unterminated $'...'", i)
+                return end + 1
+            chars.append((text[k], k))
+            k += 1
+        if k >= n:
+            raise ShellSyntaxError("unterminated $'...'", i)
+        word.quoted_empty(i)
+        for ch, index in chars:
+            word.lit(ch, index, True)
+        return k + 1
+    if nxt == '"' and not quoted:
+        return _double_quoted(text, i + 1, word)
+    if nxt and nxt in _SPECIAL:
+        word.parts.append(Var(nxt, "", None, quoted, i))
+        return i + 2
+    match = _NAME.match(text, i + 1)
+    if match:
+        word.parts.append(Var(match.group(0), "", None, quoted, i))
+        return match.end()
+    word.lit("$", i, quoted)
+    return i + 1
+
+
+_BRACED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:(:?[-=+?])(.*))?$", re.S)
+
+
+def _braced(inner: str, quoted: bool, start: int):
+    match = _BRACED.match(inner)
+    if not match or inner.startswith(("#", "!")) and len(inner) > 1:
+        return Unknown(quoted, start, split=not inner.startswith("#"))
+    name, op, arg = match.group(1), match.group(2) or "", match.group(3)
+    if arg is not None and re.search(r"[$`\"'\\]", arg):
+        return Unknown(quoted, start)  # a default with expansions or quotes
+    return Var(name, op, arg, quoted, start)
+
+
+def _backtick(text: str, i: int, word: _Builder, quoted: bool) -> int:
+    n = len(text)
+    k = i + 1
+    while k < n and text[k] != "`":
+        k += 2 if text[k] == "\\" else 1
+    if k >= n:
+        raise ShellSyntaxError("unterminated backquote", i)
+    inner = text[i + 1 : k].strip()
+    empty = not inner or inner.startswith("#")  # `# comment`: expands to nothing
+    word.parts.append(Unknown(quoted, i, split=True, empty=empty))
+    return k + 1
+
+
+# ------------------------------------------------------------------- state
+
+
+@dataclass
+class ShellState:
+    """Shell variables and the environment exported to commands."""
+
+    vars: dict[str, object] = field(default_factory=dict)  # str | ABSENT (unset) | UNKNOWN
+    env: dict[str, object] = field(default_factory=dict)  # str | ABSENT | UNKNOWN
+    env_open: bool = False
+    exported: set[str] = field(default_factory=set)
+    allexport: bool = False
+
+    def copy(self) -> ShellState:
+        return ShellState(dict(self.vars), dict(self.env), self.env_open, set(self.exported), self.allexport)
+
+    def lookup(self, name: str) -> object:
+        return self.vars.get(name, UNKNOWN)
+
+    def assign(self, name: str, value: object, export: bool = False) -> None:
+        self.vars[name] = value
+        if export or self.allexport:
+            self.exported.add(name)
+        if name in self.exported:
+            self.env[name] = value
+        else:
+            # It may have come from the environment, which this assignment then changes.
+            self.env[name] = UNKNOWN
+
+    def export(self, name: str) -> None:
+        self.exported.add(name)
+        if name in self.vars:
+            self.env[name] = self.vars[name]
+
+    def unset(self, name: str) -> None:
+        self.vars[name] = ABSENT
+        self.env[name] = ABSENT
+        self.exported.discard(name)
+
+    def forget(self, names) -> None:
+        if "*" in names:
+            self.forget_all()
+            return
+        for name in names:
+            self.vars[name] = UNKNOWN
+            self.env[name] = UNKNOWN
+
+    def forget_all(self) -> None:
+        self.vars = {}
+        self.env = {}
+        self.env_open = True
+
+
+_MISSING = object()
+
+
+def join(states: list[ShellState]) -> ShellState:
+    if len(states) == 1:
+        return states[0]
+    result = ShellState()
+    result.env_open = any(s.env_open for s in states)
+    result.allexport = all(s.allexport for s in states)
+    result.exported = set().union(*(s.exported for s in states))
+    for name in set().union(*(s.vars.keys() for s in states)):
+        values = [s.vars.get(name, _MISSING) for s in states]
+        first = values[0]
+        if first is not _MISSING and all(v is first or (isinstance(v, str) and v == first) for v in values):
+            result.vars[name] = first
+        else:
+            result.vars[name] = UNKNOWN
+    for name in set().union(*(s.env.keys() for s in states)):
+        values = [s.env.get(name, UNKNOWN if s.env_open else ABSENT) for s in states]
+        first = values[0]
+        if all(v is first or (isinstance(v, str) and v == first) for v in values):
+            result.env[name] = first
+        else:
+            result.env[name] = UNKNOWN
+    return result
+
+
+# --------------------------------------------------------------- expansion
+
+
+class Mapper:
+    """Maps script text indices to file offsets (identity, or through a word's offsets)."""
+
+    def __init__(self, base: list[int] | None = None, shift: int = 0) -> None:
+        self.base = base
+        self.shift = shift
+
+    def __call__(self, index: int) -> int:
+        if self.base is None:
+            return index + self.shift
+        if 0 <= index < len(self.base):
+            return self.base[index]
+        return -1
+
+
+def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = True) -> list[Word]:
+    """The words a shell word becomes (several when an unquoted value splits)."""
+    start = mapper(raw.start)
+    last = mapper(raw.end - 1)
+    end = last + 1 if last >= 0 else -1
+    if start < 0:
+        end = -1
+    words: list[Word] = []
+    chars: list[str] = []
+    offs: list[int] = []
+    unknown = False
+    present = False  # a quoted part makes a word even when empty
+
+    def emit() -> None:
+        nonlocal chars, offs, unknown, present
+        if chars or present or unknown:
+            text = None if unknown else "".join(chars)
+            words.append(Word(text, start, end, offs=None if unknown else offs, prefix="".join(chars) if unknown else "", style=SHELL, multiline=multiline))
+        chars, offs, unknown, present = [], [], False, False
+
+    for part in raw.parts:
+        if isinstance(part, Lit):
+            if part.quoted:
+                present = True
+            if not unknown:
+                chars.extend(part.text)
+                offs.extend(mapper(index) for index in part.idx)
+            continue
+        if isinstance(part, Unknown) and part.empty:
+            continue
+        if isinstance(part, Var) and (part.name == "@" or (part.name == "*" and not part.quoted)):
+            # "$@" / $@ / $*: any number of words.
+            if chars or present or unknown:
+                unknown = True
+                emit()
+            words.append(open_word(start, end))
+            return words
+        if isinstance(part, Var):
+            value = _var_value(part, state)
+            splits = not part.quoted and part.name not in ("#", "?", "$", "!", "-")
+        else:
+            value = UNKNOWN
+            splits = not part.quoted and part.split
+        if not splits:
+            present = True
+            if value is UNKNOWN:
+                unknown = True
+            elif value is not ABSENT and not unknown:
+                chars.extend(value)
+                offs.extend([-1] * len(value))
+            continue
+        # An unquoted expansion is split into words.
+        if value is UNKNOWN:
+            if chars or present or unknown:
+                unknown = True
+                emit()
+            words.append(open_word(start, end))
+            return words  # the rest of this word belongs to the unknown words
+        if value is ABSENT:
+            continue
+        for ch in value:
+            if ch in " \t\n":
+                emit()
+            elif not unknown:
+                chars.append(ch)
+                offs.append(-1)
+    emit()
+    return words
+
+
+def _var_value(part: Var, state: ShellState) -> object:
+    name = part.name
+    if name in ("@", "*") or name.isdigit() or name in "#?$!-":
+        return UNKNOWN
+    value = state.lookup(name)
+    op = part.op
+    if op == "":
+        return value
+    if value is UNKNOWN:
+        return UNKNOWN
+    is_set = value is not ABSENT
+    non_empty = is_set and value != ""
+    arg = part.arg or ""
+    if op in (":-", ":="):
+        return value if non_empty else arg
+    if op in ("-", "="):
+        return value if is_set else arg
+    if op == ":+":
+        return arg if non_empty else ""
+    if op == "+":
+        return arg if is_set else ""
+    if op in (":?", "?"):
+        return value if (non_empty if op == ":?" else is_set) else UNKNOWN
+    return UNKNOWN
+
+
+def assignment_value(raw: RawWord, skip: int, state: ShellState) -> object:
+    """The value of ``NAME=value`` (no field splitting): a string or UNKNOWN."""
+    chars: list[str] = []
+    first = True
+    for part in raw.parts:
+        if isinstance(part, Lit):
+            chars.append(part.text[skip:] if first else part.text)
+            first = False
+            continue
+        first = False
+        if isinstance(part, Unknown):
+            if part.empty:
+                continue
+            return UNKNOWN
+        value = _var_value(part, state)
+        if value is UNKNOWN:
+            return UNKNOWN
+        if value is not ABSENT:
+            chars.append(value)
+    return "".join(chars)
+
+
+# ---------------------------------------------------------- interpretation
+
+
+@dataclass
+class Command:
+    """A simple command ready for launcher detection."""
+
+    words: list[Word]
+    env: dict[str, object]
+    env_open: bool
+    start: int  # file offsets of the command's first and last word
+    end: int
+
+
+@dataclass
+class _Frame:
+    kind: str
+    entry: ShellState | None = None
+    cond: ShellState | None = None
+    ends: list[ShellState] = field(default_factory=list)
+    has_else: bool = False
+    saved: ShellState | None = None
+    name: str | None = None
+
+
+def _assigned_names(tokens: list, lo: int, hi: int) -> set[str]:
+    """Names a token range may assign (over-approximated); "*" for everything."""
+    names: set[str] = set()
+    previous = None
+    for token in tokens[lo:hi]:
+        if isinstance(token, RawWord):
+            literal = token.plain_prefix()
+            match = _ASSIGNMENT.match(literal)
+            if match:
+                names.add(match.group(1))
+            if previous in ("export", "unset", "read", "local", "declare", "typeset", "readonly", "for", "select"):
+                name = _NAME.match(literal)
+                if name:
+                    names.add(name.group(0))
+            if literal in ("source", ".", "eval"):
+                names.add("*")
+            previous = literal if literal in ("export", "unset", "read", "local", "declare", "typeset", "readonly", "for", "select") else (
+                previous if previous in ("export", "unset", "read", "local", "declare", "typeset", "readonly") else None
+            )
+        else:
+            previous = None
+    return names
+
+
+def _loop_end(tokens: list, start: int) -> int:
+    depth = 0
+    for index in range(start, len(tokens)):
+        token = tokens[index]
+        if isinstance(token, RawWord):
+            literal = token.literal()
+            if literal in ("do",):
+                depth += 1
+            elif literal == "done":
+                depth -= 1
+                if depth <= 0:
+                    return index
+    return len(tokens)
+
+
+def _group_end(tokens: list, start: int) -> int:
+    depth = 0
+    for index in range(start, len(tokens)):
+        token = tokens[index]
+        if isinstance(token, RawWord) and token.literal() in ("{", "}"):
+            depth += 1 if token.literal() == "{" else -1
+            if depth == 0:
+                return index
+        elif isinstance(token, Op) and token.op in ("(", ")"):
+            depth += 1 if token.op == "(" else -1
+            if depth == 0:
+                return index
+    return len(tokens)
+
+
+class Interpreter:
+    """Walk a script's tokens; call ``on_command`` for every simple command that runs a program."""
+
+    def __init__(
+        self,
+        tokens: list,
+        mapper: Mapper,
+        on_command: Callable[[Command], None],
+        state: ShellState | None = None,
+        multiline: bool = True,
+    ) -> None:
+        self.tokens = tokens
+        self.mapper = mapper
+        self.on_command = on_command
+        self.state = state or ShellState()
+        self.multiline = multiline
+        self.functions: dict[str, set[str]] = {}
+        self.frames: list[_Frame] = []
+        self._assigned_after: list[tuple[int, set[str]]] | None = None
+
+    # ---------------------------------------------------------------- driver
+
+    def run(self) -> ShellState:
+        tokens = self.tokens
+        count = len(tokens)
+        index = 0
+        words: list[RawWord] = []
+        assignments: list[tuple[str, RawWord, int]] = []
+        at_start = True
+        mode = "normal"  # normal | header (for ... do) | case-header | case-pattern
+        pending_function: str | None = None
+        conditional: ShellState | None = None  # state before a command after && / ||
+        in_pipeline = False
+        pipeline_state: ShellState | None = None
+
+        def flush(terminator: str | None) -> None:
+            nonlocal words, assignments, at_start, conditional, in_pipeline, pipeline_state
+            if words or assignments:
+                background = terminator == "&"
+                piped = terminator in ("|", "|&") or in_pipeline
+                if piped and pipeline_state is None:
+                    pipeline_state = self.state.copy()
+                before = self.state.copy() if background else None
+                self._simple(words, assignments)
+                if before is not None:
+                    self.state = before
+                if piped:
+                    if terminator in ("|", "|&"):
+                        in_pipeline = True
+                    else:
+                        in_pipeline = False
+                    if pipeline_state is not None:
+                        self.state = pipeline_state.copy()
+                    if not in_pipeline:
+                        pipeline_state = None
+                if conditional is not None:
+                    self.state = join([conditional, self.state])
+                    conditional = None
+            words, assignments = [], []
+            at_start = True
+            if terminator in ("&&", "||"):
+                conditional = self.state.copy()
+
+        while index < count:
+            token = tokens[index]
+            index += 1
+            if mode == "header":
+                if isinstance(token, RawWord) and token.literal() == "do":
+                    mode = "normal"
+                    at_start = True
+                continue
+            if mode == "case-header":
+                if isinstance(token, RawWord) and token.literal() == "in":
+                    mode = "case-pattern"
+                continue
+            if mode == "case-pattern":
+                if isinstance(token, RawWord) and token.literal() == "esac":
+                    self._close_case()
+                    mode = "normal"
+                elif isinstance(token, Op) and token.op == ")":
+                    mode = "normal"
+                    at_start = True
+                continue
+            if isinstance(token, Newline):
+                flush(None)
+                continue
+            if isinstance(token, Op):
+                op = token.op
+                if op in REDIRECTIONS:
+                    if index < count and isinstance(tokens[index], RawWord):
+                        index += 1  # the redirection's target
+                    continue
+                if op in TERMINATORS:
+                    if op in (";;", ";&", ";;&"):
+                        flush(None)
+                        frame = self._top("case")
+                        if frame is not None:
+                            frame.ends.append(self.state)
+                            self.state = frame.entry.copy()
+                            mode = "case-pattern"
+                        continue
+                    flush(op)
+                    continue
+                if op == "(":
+                    if words and len(words) == 1 and not assignments and index < count and isinstance(tokens[index], Op) and tokens[index].op == ")":
+                        pending_function = words[0].literal() or ""
+                        words = []
+                        index += 1
+                        at_start = True
+                        continue
+                    flush(None)
+                    if pending_function is not None:
+                        self._enter_function(pending_function, index - 1)
+                        pending_function = None
+                    else:
+                        self.frames.append(_Frame("subshell", entry=self.state.copy()))
+                    continue
+                if op == ")":
+                    flush(None)
+                    frame = self.frames.pop() if self.frames else None
+                    if frame is not None:
+                        self._leave(frame)
+                    continue
+                continue
+            # A word.
+            if at_start and not words:
+                literal = token.literal()
+                if not assignments and literal in RESERVED:
+                    mode_change = self._reserved(literal, index - 1, pending_function)
+                    if literal in ("{",) and pending_function is not None:
+                        pending_function = None
+                    if literal == "function":
+                        if index < count and isinstance(tokens[index], RawWord):
+                            pending_function = tokens[index].literal() or ""
+                            index += 1
+                            if index + 1 < count and isinstance(tokens[index], Op) and tokens[index].op == "(":
+                                index += 2
+                        continue
+                    if mode_change:
+                        mode = mode_change
+                    continue
+                match = _ASSIGNMENT.match(token.plain_prefix())
+                if match:
+                    assignments.append((match.group(1), token, match.end()))
+                    continue
+            words.append(token)
+            at_start = False
+        flush(None)
+        while self.frames:
+            self._leave(self.frames.pop())
+        return self.state
+
+    def _top(self, kind: str) -> _Frame | None:
+        for frame in reversed(self.frames):
+            if frame.kind == kind:
+                return frame
+        return None
+
+    # ------------------------------------------------------------- structure
+
+    def _reserved(self, word: str, index: int, pending_function: str | None) -> str | None:
+        state = self.state
+        if word == "if":
+            self.frames.append(_Frame("if"))
+        elif word == "then":
+            frame = self._top("if")
+            if frame is not None:
+                frame.cond = state.copy()
+        elif word in ("elif", "else"):
+            frame = self._top("if")
+            if frame is not None:
+                frame.ends.append(state)
+                self.state = (frame.cond or state).copy()
+                if word == "else":
+                    frame.has_else = True
+        elif word == "fi":
+            frame = self._pop("if")
+            if frame is not None:
+                frame.ends.append(self.state)
+                if not frame.has_else:
+                    frame.ends.append(frame.cond or self.state)
+                self.state = join(frame.ends)
+        elif word in ("while", "until", "for", "select"):
+            end = _loop_end(self.tokens, index)
+            self.state.forget(_assigned_names(self.tokens, index, end))
+            self.frames.append(_Frame("loop", entry=self.state.copy()))
+            if word in ("for", "select"):
+                return "header"
+        elif word == "done":
+            frame = self._pop("loop")
+            if frame is not None:
+                self.state = join([self.state, frame.entry])
+        elif word == "case":
+            self.frames.append(_Frame("case", entry=self.state.copy()))
+            return "case-header"
+        elif word == "esac":
+            self._close_case()
+        elif word == "{":
+            if pending_function is not None:
+                self._enter_function(pending_function, index)
+            else:
+                self.frames.append(_Frame("group"))
+        elif word == "}":
+            frame = self.frames.pop() if self.frames else None
+            if frame is not None:
+                self._leave(frame)
+        return None
+
+    def _pop(self, kind: str) -> _Frame | None:
+        while self.frames:
+            frame = self.frames.pop()
+            if frame.kind == kind:
+                return frame
+            self._leave(frame)
+        return None
+
+    def _close_case(self) -> None:
+        frame = self._pop("case")
+        if frame is not None:
+            frame.ends.append(self.state)
+            frame.ends.append(frame.entry)
+            self.state = join(frame.ends)
+
+    def _enter_function(self, name: str, index: int) -> None:
+        end = _group_end(self.tokens, index)
+        body_names = _assigned_names(self.tokens, index, end)
+        self.functions[name] = body_names
+        saved = self.state
+        entry = saved.copy()
+        entry.forget(self._assigned_from(index))
+        self.frames.append(_Frame("function", saved=saved, name=name))
+        self.state = entry
+
+    def _assigned_from(self, index: int) -> set[str]:
+        """Names assigned anywhere from ``index`` on: unknown inside a function body."""
+        return _assigned_names(self.tokens, index, len(self.tokens))
+
+    def _leave(self, frame: _Frame) -> None:
+        if frame.kind == "subshell" and frame.entry is not None:
+            self.state = frame.entry
+        elif frame.kind == "function" and frame.saved is not None:
+            self.state = frame.saved
+        elif frame.kind == "if":
+            ends = frame.ends + [self.state] + ([frame.cond] if frame.cond is not None else [])
+            self.state = join(ends)
+        elif frame.kind in ("loop", "case") and frame.entry is not None:
+            self.state = join([self.state, frame.entry])
+
+    # -------------------------------------------------------- simple command
+
+    def _simple(self, raws: list[RawWord], assignments: list[tuple[str, RawWord, int]]) -> None:
+        state = self.state
+        if not raws:
+            for name, raw, skip in assignments:
+                state.assign(name, assignment_value(raw, skip, state))
+            return
+        name = raws[0].literal()
+        if name in ASSIGNING_BUILTINS:
+            self._assigning_builtin(name, raws[1:])
+            return
+        if name == "unset":
+            for raw in raws[1:]:
+                literal = raw.literal()
+                if literal and _NAME.fullmatch(literal):
+                    state.unset(literal)
+            return
+        if name == "set":
+            for raw in raws[1:]:
+                literal = raw.literal() or ""
+                if literal.startswith("-") and "a" in literal and not literal.startswith("--"):
+                    state.allexport = True
+                elif literal.startswith("+") and "a" in literal:
+                    state.allexport = False
+            literals = [raw.literal() for raw in raws[1:]]
+            if "allexport" in literals:
+                index = literals.index("allexport")
+                state.allexport = index > 0 and literals[index - 1] == "-o"
+            return
+        if name in ("source", ".", "eval"):
+            state.forget_all()
+            return
+        if name == "read":
+            for raw in raws[1:]:
+                literal = raw.literal()
+                if literal and _NAME.fullmatch(literal):
+                    state.vars[literal] = UNKNOWN
+            return
+        if name in self.functions:
+            state.forget(self.functions[name])
+            return
+        words: list[Word] = []
+        for raw in raws:
+            words.extend(expand(raw, state, self.mapper, self.multiline))
+        env = dict(state.env)
+        env_open = state.env_open
+        for var, raw, skip in assignments:
+            env[var] = assignment_value(raw, skip, state)
+        start = self.mapper(raws[0].start)
+        last = self.mapper(raws[-1].end - 1)
+        self.on_command(Command(words, env, env_open, start, last + 1 if last >= 0 else start))
+
+    def _assigning_builtin(self, name: str, raws: list[RawWord]) -> None:
+        state = self.state
+        export = name == "export"
+        options = [raw.literal() or "" for raw in raws if (raw.literal() or "").startswith(("-", "+"))]
+        if any(option.startswith("-") and "x" in option for option in options):
+            export = True
+        if name == "export" and any(option.startswith("-") and "n" in option for option in options):
+            return
+        for raw in raws:
+            literal = raw.plain_prefix()
+            if literal.startswith(("-", "+")) and raw.literal() is not None:
+                continue
+            match = _ASSIGNMENT.match(literal)
+            if match:
+                value = assignment_value(raw, match.end(), state)
+                if match.group(2):  # NAME+=value
+                    current = state.lookup(match.group(1))
+                    value = current + value if isinstance(current, str) and isinstance(value, str) else UNKNOWN
+                state.assign(match.group(1), value, export=export)
+                continue
+            plain = raw.literal()
+            if plain and _NAME.fullmatch(plain):
+                if export:
+                    state.export(plain)
+                elif name == "local":
+                    state.vars[plain] = ""
+            else:
+                state.forget_all()  # export "$X"=...: names we cannot read
+
+
+def analyse(
+    text: str,
+    on_command: Callable[[Command], None],
+    mapper: Mapper | None = None,
+    state: ShellState | None = None,
+    multiline: bool = True,
+) -> ShellState:
+    """Lex and walk a script; raises ShellSyntaxError for unterminated quotes."""
+    tokens = lex(text)
+    interpreter = Interpreter(tokens, mapper or Mapper(), on_command, state, multiline)
+    return interpreter.run()

@@ -1,0 +1,404 @@
+"""YAML files: Kubernetes manifests, docker compose, CI scripts, vLLM config files.
+
+* Kubernetes (any mapping with ``image`` and ``command``/``args``: Pods,
+  Deployments, Jobs, LeaderWorkerSets, KServe runtimes, ...): ``command``
+  replaces the image's entrypoint, ``args`` follow it; ``env`` entries with a
+  ``value`` are known, ``valueFrom`` and ``envFrom`` are not; ``$(VAR)`` is
+  substituted from ``env``.  With no ``command``, only the vLLM image
+  ``vllm/vllm-openai[:tag]`` has a known entrypoint (``vllm serve``), so its
+  ``args`` are engine flags.
+* docker compose (a top-level ``services``): ``entrypoint`` and ``command``
+  as strings (split like a shell would, without expansion) or lists;
+  ``environment`` as a mapping or a ``KEY=VALUE`` list; ``${VAR}``
+  interpolation is unknown.
+* CI and launcher scripts: string values of ``run`` (GitHub Actions,
+  SkyPilot), ``script``/``before_script``/``after_script`` (GitLab),
+  ``commands``/``cmds`` are shell scripts.
+* A vLLM ``--config`` file (top-level option keys such as
+  ``return-sampling-mask``): the rest of its command line is unknown, so
+  only options no release accepts are reported (VLM301, VLM302).
+* Helm templates: ``{{ ... }}`` is unknown text; list items inside
+  ``{{ if }}``/``{{ range }}`` may be absent.
+"""
+
+from __future__ import annotations
+
+import re
+
+from vllm_lint.facts import ABSENT, UNKNOWN
+from vllm_lint.commandline.words import JSON, NONE, SHELL, YAML_BLOCK, Word, open_word, synthetic
+from vllm_lint.commandline.yamlsrc import PLACEHOLDER, Templates, compose_all, scalar_offsets, strip_templates
+
+SCRIPT_KEYS = frozenset({"run", "script", "before_script", "after_script", "commands", "cmds"})
+ENV_KEYS = frozenset({"env", "envs", "environment", "variables"})
+CONFIG_MARKERS = frozenset(
+    {
+        "--return-sampling-mask",
+        "--enable-return-sampling-mask",
+        "--return-sampling-mask-logprobs",
+        "--enable-trace-replay",
+        "--enable-batch-sharded-sampling",
+    }
+)
+_K8S_VAR = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+_COMPOSE_VAR = re.compile(r"\$\$|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
+
+
+def collect(ctx) -> None:
+    import yaml
+
+    text = ctx.source.text
+    templates = Templates()
+    if "{{" in text:
+        text, templates = strip_templates(text)
+    reader = _Reader(ctx, templates)
+    for document in compose_all(text):
+        if document is not None:
+            reader.document(document)
+
+
+def _scalar(node) -> str | None:
+    import yaml
+
+    if isinstance(node, yaml.ScalarNode):
+        return node.value
+    return None
+
+
+def _get(node, key: str):
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    found = None
+    for key_node, value_node in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+            found = value_node
+    return found
+
+
+def _keys(node) -> set[str]:
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return set()
+    return {k.value for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
+
+
+def _line(node) -> int:
+    return node.start_mark.line + 1
+
+
+class _Reader:
+    def __init__(self, ctx, templates: Templates) -> None:
+        self.ctx = ctx
+        self.templates = templates
+
+    # -------------------------------------------------------------- documents
+
+    def document(self, root) -> None:
+        import yaml
+
+        keys = _keys(root)
+        if "services" in keys and isinstance(_get(root, "services"), yaml.MappingNode):
+            for _name, service in _get(root, "services").value:
+                if isinstance(service, yaml.MappingNode):
+                    self.compose_service(service)
+            return
+        if isinstance(root, yaml.MappingNode) and not keys & {"apiVersion", "kind"} and self._is_vllm_config(root):
+            self.ctx.add_config_document(root)
+            return
+        self.walk(root, env_above=False)
+
+    def _is_vllm_config(self, root) -> bool:
+        from vllm_lint.commandline.flags import _normalise
+
+        for key in _keys(root):
+            if _normalise("--" + key) in CONFIG_MARKERS:
+                return True
+        return False
+
+    def walk(self, node, env_above: bool) -> None:
+        import yaml
+
+        stack = [(node, env_above)]
+        while stack:
+            current, above = stack.pop()
+            if isinstance(current, yaml.MappingNode):
+                keys = _keys(current)
+                has_env = bool(keys & ENV_KEYS)
+                if "image" in keys and keys & {"command", "args"}:
+                    self.container(current)
+                for key_node, value_node in current.value:
+                    key = _scalar(key_node)
+                    if key in SCRIPT_KEYS:
+                        self.scripts(current, value_node, above)
+                    elif isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)):
+                        stack.append((value_node, above or has_env))
+            elif isinstance(current, yaml.SequenceNode):
+                for item in current.value:
+                    stack.append((item, above))
+
+    # ---------------------------------------------------------------- words
+
+    def words_of(self, sequence) -> list[Word] | None:
+        """argv words of a YAML list (exec form); None when it is not a list."""
+        import yaml
+
+        if not isinstance(sequence, yaml.SequenceNode):
+            return None
+        style = JSON if sequence.flow_style else YAML_BLOCK
+        events = self.templates.events(_line(sequence), sequence.end_mark.line + 1) if self.templates.lines else []
+        words: list[Word] = []
+        depth = 0
+        event_index = 0
+        for item in sequence.value:
+            while event_index < len(events) and events[event_index][0] < _line(item):
+                depth = _apply_event(events[event_index][1], depth, words)
+                event_index += 1
+            word = self.item_word(item, style)
+            word.maybe = depth > 0
+            words.append(word)
+        while event_index < len(events):
+            depth = _apply_event(events[event_index][1], depth, words)
+            event_index += 1
+        for index, word in enumerate(words):
+            word.extra.setdefault("items", words)
+            word.extra.setdefault("index", index)
+        return words
+
+    def item_word(self, node, style: str) -> Word:
+        import yaml
+
+        start, end = node.start_mark.index, node.end_mark.index
+        if not isinstance(node, yaml.ScalarNode):
+            return Word(None, start, end, style=NONE)
+        value = node.value
+        if PLACEHOLDER in value:
+            prefix = value.split(PLACEHOLDER, 1)[0]
+            return Word(None, start, end, prefix=prefix, style=style)
+        offs = scalar_offsets(self.ctx.source.text, node)
+        word = Word(value, start, end, offs=offs, style=style, multiline=node.style == "|")
+        word.quote = node.style if node.style in ('"', "'") else ""
+        word.extra["yaml_style"] = node.style
+        return word
+
+    def string_words(self, node) -> list[Word] | None:
+        """A command written as one string (compose): split as a shell would, without expansion."""
+        from vllm_lint.commandline import shell
+
+        value = _scalar(node)
+        if value is None:
+            return None
+        if PLACEHOLDER in value:
+            return [open_word(node.start_mark.index, node.end_mark.index)]
+        offs = scalar_offsets(self.ctx.source.text, node)
+        mapper = shell.Mapper(offs) if offs is not None else None
+        try:
+            tokens = shell.lex(value)
+        except shell.ShellSyntaxError:
+            return None
+        if any(not isinstance(token, shell.RawWord) for token in tokens):
+            return None  # operators: compose passes them as words; not followed
+        words: list[Word] = []
+        state = shell.ShellState()
+        for raw in tokens:
+            if mapper is None:
+                expanded = shell.expand(raw, state, shell.Mapper(shift=0), multiline=False)
+                for word in expanded:
+                    word.start, word.end, word.offs, word.style = node.start_mark.index, node.end_mark.index, None, NONE
+                words.extend(expanded)
+            else:
+                words.extend(shell.expand(raw, state, mapper, multiline=node.style == "|"))
+        return words
+
+    # ----------------------------------------------------------- kubernetes
+
+    def container(self, node) -> None:
+        env, env_open = self.k8s_env(node)
+        image_node = _get(node, "image")
+        image = _scalar(image_node)
+        command = _get(node, "command")
+        args = _get(node, "args")
+        argv: list[Word] = []
+        if command is not None:
+            words = self.words_of(command)
+            if words is None:
+                return
+            argv.extend(words)
+        elif image is not None and _vllm_image(image):
+            argv.extend(_entrypoint(image_node))
+        else:
+            return
+        if args is not None:
+            words = self.words_of(args)
+            if words is None:
+                return
+            argv.extend(words)
+        argv = [_substitute_k8s(word, env) for word in argv]
+        self.ctx.launch_words(argv, env, env_open, node)
+
+    def k8s_env(self, node) -> tuple[dict[str, object], bool]:
+        import yaml
+
+        env: dict[str, object] = {}
+        env_open = _get(node, "envFrom") is not None
+        entries = _get(node, "env")
+        if entries is None:
+            return env, env_open
+        if not isinstance(entries, yaml.SequenceNode):
+            return env, True
+        if self.templates.events(_line(entries), entries.end_mark.line + 1):
+            env_open = True
+        for entry in entries.value:
+            name = _scalar(_get(entry, "name"))
+            if name is None or PLACEHOLDER in name:
+                env_open = True
+                continue
+            value = _scalar(_get(entry, "value"))
+            if value is None or PLACEHOLDER in value:
+                env[name] = UNKNOWN  # valueFrom, or a template
+            else:
+                env[name] = _expand_k8s_text(value, env)
+        return env, env_open
+
+    # --------------------------------------------------------------- compose
+
+    def compose_service(self, node) -> None:
+        import yaml
+
+        env, env_open = self.compose_env(node)
+        image = _scalar(_get(node, "image"))
+        entrypoint = _get(node, "entrypoint")
+        command = _get(node, "command")
+        argv: list[Word] = []
+        if entrypoint is not None:
+            words = self.words_of(entrypoint) if isinstance(entrypoint, yaml.SequenceNode) else self.string_words(entrypoint)
+            if words is None:
+                return
+            argv.extend(words)
+        elif image is not None and _vllm_image(image):
+            argv.extend(_entrypoint(_get(node, "image")))
+        elif command is None:
+            return
+        if command is not None:
+            words = self.words_of(command) if isinstance(command, yaml.SequenceNode) else self.string_words(command)
+            if words is None:
+                return
+            argv.extend(words)
+        argv = [_compose_word(word) for word in argv]
+        self.ctx.launch_words(argv, env, env_open, node)
+
+    def compose_env(self, node) -> tuple[dict[str, object], bool]:
+        import yaml
+
+        env: dict[str, object] = {}
+        env_open = _get(node, "env_file") is not None
+        entries = _get(node, "environment")
+        if entries is None:
+            return env, env_open
+        if isinstance(entries, yaml.MappingNode):
+            for key_node, value_node in entries.value:
+                name = _scalar(key_node)
+                value = _scalar(value_node)
+                if name is None:
+                    env_open = True
+                elif value is None or value_node.tag == "tag:yaml.org,2002:null" or _COMPOSE_VAR.search(value) or PLACEHOLDER in value:
+                    env[name] = UNKNOWN
+                else:
+                    env[name] = value
+        elif isinstance(entries, yaml.SequenceNode):
+            for item in entries.value:
+                text = _scalar(item)
+                if text is None:
+                    env_open = True
+                    continue
+                name, eq, value = text.partition("=")
+                env[name] = value if eq and not _COMPOSE_VAR.search(value) and PLACEHOLDER not in value else UNKNOWN
+        else:
+            env_open = True
+        return env, env_open
+
+    # ---------------------------------------------------------------- scripts
+
+    def scripts(self, owner, value_node, env_above: bool) -> None:
+        import yaml
+
+        env: dict[str, object] = {}
+        env_open = env_above
+        for key in ENV_KEYS:
+            block = _get(owner, key)
+            if block is None:
+                continue
+            if isinstance(block, yaml.MappingNode):
+                for key_node, item in block.value:
+                    name, value = _scalar(key_node), _scalar(item)
+                    if name is None:
+                        env_open = True
+                    else:
+                        env[name] = value if value is not None and "$" not in value and PLACEHOLDER not in value else UNKNOWN
+            else:
+                env_open = True
+        nodes = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+        for node in nodes:
+            if isinstance(node, yaml.ScalarNode) and PLACEHOLDER not in node.value:
+                offs = scalar_offsets(self.ctx.source.text, node)
+                self.ctx.shell_script(node.value, offs, node.start_mark.index, env, env_open, multiline=node.style == "|")
+
+
+def _apply_event(kind: str, depth: int, words: list[Word]) -> int:
+    if kind == "open":
+        return depth + 1
+    if kind == "close":
+        return max(0, depth - 1)
+    if kind == "emit":
+        words.append(open_word(maybe=depth > 0))
+    return depth
+
+
+def _vllm_image(image: str) -> bool:
+    from vllm_lint.commandline.launchers import is_vllm_image
+
+    return PLACEHOLDER not in image and is_vllm_image(image.strip())
+
+
+def _entrypoint(image_node) -> list[Word]:
+    """The vLLM image's ENTRYPOINT ["vllm", "serve"], located at the image."""
+    anchor = Word(image_node.value, image_node.start_mark.index, image_node.end_mark.index, style=NONE)
+    return [synthetic("vllm", anchor), synthetic("serve", anchor)]
+
+
+def _substitute_k8s(word: Word, env: dict[str, object]) -> Word:
+    """Kubernetes replaces $(VAR) in command and args with the container's env."""
+    if word.text is None or "$(" not in word.text:
+        return word
+    text = _expand_k8s_text(word.text, env)
+    if text is UNKNOWN:
+        return Word(None, word.start, word.end, prefix=word.text.split("$(", 1)[0], style=word.style, maybe=word.maybe, extra=word.extra)
+    return Word(text, word.start, word.end, offs=None, style=word.style, maybe=word.maybe, quote=word.quote, extra=word.extra)
+
+
+def _expand_k8s_text(text: str, env: dict[str, object]) -> object:
+    unknown = False
+
+    def replace(match: re.Match) -> str:
+        nonlocal unknown
+        if match.group(0) == "$$":
+            return "$"
+        value = env.get(match.group(1), UNKNOWN)
+        if not isinstance(value, str):
+            unknown = True
+            return ""
+        return value
+
+    result = _K8S_VAR.sub(replace, text)
+    return UNKNOWN if unknown else result
+
+
+def _compose_word(word: Word) -> Word:
+    """compose interpolates ${VAR} / $VAR in every value: unknown here."""
+    if word.text is None or "$" not in word.text:
+        return word
+    if "$" in word.text.replace("$$", ""):
+        return Word(None, word.start, word.end, prefix=word.text.split("$", 1)[0], style=word.style, maybe=word.maybe, extra=word.extra)
+    return Word(word.text.replace("$$", "$"), word.start, word.end, offs=None, style=word.style, maybe=word.maybe, extra=word.extra)
