@@ -285,3 +285,93 @@ def test_shared_dicts_are_reported_without_a_fix():
     records = json.loads(out)
     assert [(r["code"], r["location"]["row"]) for r in records] == [("VLM104", 6), ("VLM104", 7), ("VLM102", 14)]
     assert all(r["fix"] is None for r in records)
+
+
+# ------------------------------------------------------------------ standard input
+
+
+def test_fix_from_stdin_prints_the_fixed_source(tmp_path, monkeypatch):
+    source = FIXES / "safe" / "rename_then_add.py"
+    on_disk = tmp_path / "engines.py"
+    shutil.copyfile(source, on_disk)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(source.read_bytes())))
+    code, out, err = run(["check", "--fix", "--stdin-filename", str(on_disk), "-"])
+    assert code == 0
+    assert out == Path(f"{source}.fixed").read_text()
+    assert on_disk.read_bytes() == source.read_bytes()  # the file named is not written
+    assert "Found 2 errors (2 fixed, 0 remaining)." in err
+
+
+def test_fix_from_stdin_echoes_a_file_without_findings(monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"x = 1\n")))
+    code, out, err = run(["check", "--fix", "-"])
+    assert (code, out) == (0, "x = 1\n")
+
+
+# ------------------------------------------------------------------ the plain check path
+
+
+@pytest.mark.parametrize(
+    ("output_format", "imported"), [("text", False), ("concise", False), ("json", True), ("full", True)]
+)
+def test_libcst_loads_only_for_fixes(output_format, imported):
+    """``check`` alone never imports libcst; JSON and full output show fixes, so they need it."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from vllm_lint import cli\n"
+        f"cli.main(['check', '--output-format', {output_format!r}, {str(FIXES / 'safe' / 'logprobs_mode_wrong.py')!r}])\n"
+        "print('libcst' in sys.modules, file=sys.stderr)\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert completed.stderr.strip().splitlines()[-1] == str(imported)
+
+
+# ------------------------------------------------------------------ text edits (other front ends)
+
+
+def test_text_edits_keep_crlf_and_skip_overlaps():
+    from vllm_lint.findings import Edit
+    from vllm_lint.fix.text import apply_edits
+
+    text = "vllm serve m \\\r\n  --return-sampling-mask\r\n"
+    added = apply_edits(text, [Edit((2, 25), (2, 25), " \\\n  --logprobs-mode processed_logprobs")], "\r\n")
+    assert added == "vllm serve m \\\r\n  --return-sampling-mask \\\r\n  --logprobs-mode processed_logprobs\r\n"
+    assert apply_edits(text, [Edit((1, 1), (1, 5), "x"), Edit((1, 3), (1, 6), "y")]) is None  # overlapping
+    assert apply_edits(text, [Edit((9, 1), (9, 2), "x")]) is None  # outside the text
+
+
+def test_text_fixes_run_in_passes_with_the_findings_own_edits():
+    from vllm_lint.facts import Span
+    from vllm_lint.findings import Edit, Finding, Fix
+    from vllm_lint.fix.text import fix_text
+
+    def finding(code, edit, safety="safe"):
+        return Finding(code, "name", "message", Span(1, 0), fix=Fix(safety, "fix it", [edit]))
+
+    text = "a b c\n"
+    first = [finding("VLM302", Edit((1, 1), (1, 2), "A")), finding("VLM104", Edit((1, 5), (1, 6), "C"), "unsafe")]
+    later = {"A b c\n": [finding("VLM105", Edit((1, 3), (1, 4), "B"))], "A B c\n": []}
+    outcome = fix_text(text, first, lambda new: later[new])
+    assert outcome.text == "A B c\n"
+    assert [f.code for f in outcome.fixed] == ["VLM302", "VLM105"]
+    assert outcome.remaining == []
+
+
+@pytest.mark.skipif(
+    __import__("importlib").util.find_spec("vllm_lint.commandline.kinds") is None,
+    reason="the command-line front end is not installed",
+)
+def test_shell_script_fix_keeps_line_endings(tmp_path):
+    script = tmp_path / "serve.sh"
+    script.write_bytes(b"#!/bin/bash\r\nvllm serve Qwen/Qwen3-4B \\\r\n  --return-sampling-mask \\\r\n  --port 8000\r\n")
+    os.chmod(script, 0o755)
+    code, out, err = run(["check", "--fix", str(script)])
+    data = script.read_bytes()
+    assert code == 0, out + err
+    assert b"--logprobs-mode processed_logprobs" in data
+    assert data.count(b"\r\n") == data.count(b"\n")
+    assert stat.S_IMODE(os.stat(script).st_mode) == 0o755
+    assert f"  {script}: 1 × VLM105" in out

@@ -246,7 +246,7 @@ def _select(results, settings) -> None:
 
 
 def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
-    from vllm_lint.lint import FileResult, lint_file, lint_python_bytes
+    from vllm_lint.lint import FileResult, decode_python, lint_file, lint_python_bytes
 
     results: list[FileResult] = []
     version_for = resolver.for_path
@@ -259,6 +259,11 @@ def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
             data = sys.stdin.buffer.read()
             name = stdin_name or "-"
             result = lint_python_bytes(name, data, version_for)
+            if result.source is None and result.error is None:  # skipped unparsed: --fix - still echoes it
+                try:
+                    result.source = decode_python(data)
+                except (UnicodeDecodeError, SyntaxError, LookupError):
+                    pass
             results.append(result)
             continue
         results.append(lint_file(path, version_for, kind))

@@ -136,18 +136,18 @@ def keeper(settings, path: str):
     return keep
 
 
-def _read(result) -> bytes | None:
+def _read(result, stdin: bool) -> bytes | None:
     from vllm_lint.lint import read_file
 
-    if result.path == "-":
+    if stdin:
         return None
     return read_file(result.path)
 
 
-def fix_python_result(result, version, settings, unsafe: bool, mode: str) -> FileFix:
+def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin: bool = False) -> FileFix:
     from vllm_lint.fix.python import fix_source
 
-    data = _read(result)
+    data = _read(result, stdin)
     if data is None:
         text, encoded = result.source or "", Encoded("utf-8", _newline_of(result.source or ""))
     else:
@@ -162,11 +162,11 @@ def fix_python_result(result, version, settings, unsafe: bool, mode: str) -> Fil
     )
 
 
-def fix_text_result(result, version_for, settings, unsafe: bool) -> FileFix:
+def fix_text_result(result, version_for, settings, unsafe: bool, stdin: bool = False) -> FileFix:
     from vllm_lint.fix.text import fix_text
     from vllm_lint.lint import file_kind
 
-    data = _read(result)
+    data = _read(result, stdin)
     if data is None:
         text = result.source or ""
         encoded = Encoded("utf-8", _newline_of(text))
@@ -229,27 +229,33 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
     mode = args.fix_mode
     diff_only = bool(args.diff)
     machine = args.output_format in ("json", "github", "sarif")
-    stdin = any(result.path == "-" for result in results)
+    # Standard input is linted under --stdin-filename's name; its fixed text goes to stdout.
+    stdin_name = (args.stdin_filename or "-") if "-" in (args.paths or []) else None
+    stdin = stdin_name is not None
     # The report about fixes goes where it does not mix with machine-readable output.
     report = err if machine or diff_only or stdin else out
     fixed_files: list[FileFix] = []
+    original_stdin: str | None = None
     failures: list[tuple[str, str]] = []
     diffs: list[str] = []
 
     for result in results:
+        from_stdin = stdin and result.path == stdin_name
+        if from_stdin and not diff_only and result.source is not None:
+            original_stdin = result.source
         if result.error is not None or not result.findings:
             continue
         if not any(may_have_fix(f, mode) for f in result.findings):
             continue
-        is_python = result.path == "-" or python_kind(result.path)
+        is_python = from_stdin or python_kind(result.path)
         if not is_python and not any(f.fix is not None for f in result.findings):
             continue
         try:
             if is_python:
-                version, _ = resolver.for_path(args.stdin_filename if result.path == "-" and args.stdin_filename else result.path)
-                fixed = fix_python_result(result, version, settings, unsafe, mode)
+                version, _ = resolver.for_path(result.path)
+                fixed = fix_python_result(result, version, settings, unsafe, mode, from_stdin)
             else:
-                fixed = fix_text_result(result, resolver.for_path, settings, unsafe)
+                fixed = fix_text_result(result, resolver.for_path, settings, unsafe, from_stdin)
         except FileChanged:
             failures.append((result.path, "changed on disk since it was read; not overwritten"))
             continue
@@ -267,8 +273,8 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
             diffs.append(unified_diff(result.path, fixed.old_text, fixed.new_text))
             fixed_files.append(fixed)
             continue
-        if result.path == "-":
-            out.write(fixed.new_text)
+        if from_stdin:
+            original_stdin = fixed.new_text
         else:
             new_data = fixed.new_text.encode(fixed.encoded.encoding)
             try:
@@ -285,6 +291,8 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
 
     for path, reason in failures:
         err.write(f"vllm-lint: error: {path}: {reason}\n")
+    if original_stdin is not None:
+        out.write(original_stdin)  # fixed or not, the text goes on, as a formatter's would
 
     fixed_count = sum(len(f.fixed) for f in fixed_files)
     if args.output_format in ("json", "full") and not diff_only:
@@ -348,7 +356,7 @@ def _hidden(items, resolver, mode: str, unsafe: bool) -> int:
     for path, source, findings in items:
         count += sum(1 for f in findings if f.fix is not None and f.fix.applicability == "unsafe")
         rest = [f for f in findings if f.fix is None and may_have_fix(f, mode)]
-        if rest and source is not None and (path == "-" or python_kind(path)):
+        if rest and source is not None and (path == "-" or python_kind(path) or not os.path.exists(path)):
             version, _ = resolver.for_path(path)
             try:
                 planned = plan(source, rest, version, mode, path)
