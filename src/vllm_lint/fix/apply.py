@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from vllm_lint.findings import Finding
-from vllm_lint.fix.plan import may_have_fix
+from vllm_lint.fix.plan import DISABLE_REPLAY, REPLAY_CODES, may_have_fix
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1
 
@@ -162,7 +162,7 @@ def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin:
     )
 
 
-def fix_text_result(result, version_for, settings, unsafe: bool, stdin: bool = False) -> FileFix:
+def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdin: bool = False) -> FileFix:
     from vllm_lint.fix.text import fix_text
     from vllm_lint.lint import file_kind
 
@@ -183,7 +183,11 @@ def fix_text_result(result, version_for, settings, unsafe: bool, stdin: bool = F
         linted = lint_command_file(result.path, new_text.encode(encoded.encoding), kind, version_for)
         return [f for f in linted.findings if keep(f)]
 
-    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline)
+    def allowed(finding: Finding) -> bool:
+        # The command-line front end offers keep-replay fixes only.
+        return mode != DISABLE_REPLAY or finding.code not in REPLAY_CODES
+
+    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline, allowed=allowed)
     return FileFix(
         result.path, text, outcome.text, outcome.fixed, outcome.remaining, encoded, data, outcome.error, outcome.converged
     )
@@ -255,7 +259,7 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
                 version, _ = resolver.for_path(result.path)
                 fixed = fix_python_result(result, version, settings, unsafe, mode, from_stdin)
             else:
-                fixed = fix_text_result(result, resolver.for_path, settings, unsafe, from_stdin)
+                fixed = fix_text_result(result, resolver.for_path, settings, unsafe, mode, from_stdin)
         except FileChanged:
             failures.append((result.path, "changed on disk since it was read; not overwritten"))
             continue
@@ -354,9 +358,16 @@ def _hidden(items, resolver, mode: str, unsafe: bool) -> int:
         return 0
     count = 0
     for path, source, findings in items:
-        count += sum(1 for f in findings if f.fix is not None and f.fix.applicability == "unsafe")
+        python = path == "-" or python_kind(path) or not os.path.exists(path)
+        count += sum(
+            1
+            for f in findings
+            if f.fix is not None
+            and f.fix.applicability == "unsafe"
+            and (python or mode != DISABLE_REPLAY or f.code not in REPLAY_CODES)
+        )
         rest = [f for f in findings if f.fix is None and may_have_fix(f, mode)]
-        if rest and source is not None and (path == "-" or python_kind(path) or not os.path.exists(path)):
+        if rest and source is not None and python:
             version, _ = resolver.for_path(path)
             try:
                 planned = plan(source, rest, version, mode, path)

@@ -82,8 +82,12 @@ def fix_text(
     unsafe: bool = False,
     newline: str = "\n",
     max_passes: int = MAX_PASSES,
+    allowed: Callable[[Finding], bool] | None = None,
 ) -> TextOutcome:
-    """Apply the findings' own fixes; ``relint`` lints a new text and returns its findings."""
+    """Apply the findings' own fixes; ``relint`` lints a new text and returns its findings.
+
+    ``allowed`` says which findings' fixes may be applied (default: all).
+    """
     current = text
     fixed: list[Finding] = []
     converged = False
@@ -94,6 +98,8 @@ def fix_text(
         for finding in findings:
             fix = finding.fix
             if fix is None or not fix.edits or not applicable(fix.applicability, unsafe):
+                continue
+            if allowed is not None and not allowed(finding):
                 continue
             spans = []
             for edit in fix.edits:
