@@ -375,3 +375,19 @@ def test_shell_script_fix_keeps_line_endings(tmp_path):
     assert data.count(b"\r\n") == data.count(b"\n")
     assert stat.S_IMODE(os.stat(script).st_mode) == 0o755
     assert f"  {script}: 1 × VLM105" in out
+
+
+@pytest.mark.parametrize("mode", ["keep-replay", "disable-replay"])
+def test_fixing_command_line_fixtures_twice_changes_nothing_more(tmp_path, mode):
+    source = TESTDATA / "commandline"
+    if not source.is_dir():
+        pytest.skip("no command-line fixtures")
+    tree = tmp_path / "commandline"
+    shutil.copytree(source, tree)
+    flags = ["--fix", "--unsafe-fixes", "--fix-mode", mode, "--target-version", "0.34", str(tree)]
+    code, out, err = run(["check", *flags])
+    assert "error:" not in err, err
+    after_first = {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()}
+    code, out, err = run(["check", *flags])
+    assert "Fixed " not in out, out
+    assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()} == after_first
