@@ -204,6 +204,9 @@ class Context:
                 if suppressed(finding.code, noqa):
                     continue
                 finding.path = self.path
+                origin = finding.origin
+                if origin is not None and origin.path is not None and origin.path != "<implicit>":
+                    finding.message += f" (set in {origin.path}, line {origin.span.line})"
                 finding.fix = build_fix(finding, record, self)
                 result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))

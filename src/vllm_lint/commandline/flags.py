@@ -111,8 +111,9 @@ def option_table(version: Version) -> dict[str, tuple[Flag, bool]]:
             table[short] = (flag, False)
         if flag.kind == BOOL:
             table["--no-" + long[2:]] = (flag, True)
-            if release >= ENABLE_DISABLE and long.startswith("--enable-") and flag.field not in NON_UPSTREAM:
-                table["--disable-" + long[len("--enable-") :]] = (flag, True)
+            if long.startswith("--enable-") and flag.field not in NON_UPSTREAM:
+                # Before 0.33 --disable-x is an unrecognised argument: what it means is unknown.
+                table["--disable-" + long[len("--enable-") :]] = (flag, True if release >= ENABLE_DISABLE else None)
     return table
 
 
@@ -455,6 +456,8 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
         if word.open:
             state.open()
             continue
+        if "parsed" in word.extra:
+            continue  # the JSON value of an option this table does not know
         if text is None:
             prefix = _normalise(word.prefix) if word.prefix.startswith("--") else word.prefix
             if prefix.startswith("-") and "=" in prefix:
@@ -480,6 +483,9 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
             continue
         flag, negative = entry
         maybe = word.maybe
+        if negative is None:
+            state.unknown(flag.field)
+            continue
         if flag.kind == BOOL:
             if eq:
                 state.set(flag.field, UNKNOWN, [word], word, maybe)  # argparse: ignored explicit argument
@@ -487,8 +493,6 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
                 state.set(flag.field, not negative, [word], word, maybe)
             continue
         if flag.kind == VALUE:
-            if "parsed" in word.extra:
-                continue  # a dotted option's value word, consumed with its name below
             if eq:
                 value_word = _tail(word, len(name) + 1)
                 group = [word]

@@ -496,11 +496,18 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
     unknown = False
     present = False  # a quoted part makes a word even when empty
 
+    # A fix may edit the word in place only when the file holds it exactly:
+    # no character from a variable's value, no escapes of an enclosing string.
+    in_place = start >= 0 and (mapper.base is None or end - start == raw.end - raw.start)
+
     def emit() -> None:
         nonlocal chars, offs, unknown, present
         if chars or present or unknown:
             text = None if unknown else "".join(chars)
-            words.append(Word(text, start, end, offs=None if unknown else offs, prefix="".join(chars) if unknown else "", style=SHELL, multiline=multiline))
+            word = Word(text, start, end, offs=None if unknown else offs, prefix="".join(chars) if unknown else "", style=SHELL, multiline=multiline)
+            if not in_place or -1 in offs:
+                word.extra["editable"] = False
+            words.append(word)
         chars, offs, unknown, present = [], [], False, False
 
     for part in raw.parts:

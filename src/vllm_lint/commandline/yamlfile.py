@@ -359,7 +359,12 @@ def _apply_event(kind: str, depth: int, words: list[Word]) -> int:
 def _vllm_image(image: str) -> bool:
     from vllm_lint.commandline.launchers import is_vllm_image
 
-    return PLACEHOLDER not in image and is_vllm_image(image.strip())
+    image = image.strip()
+    if PLACEHOLDER in image:
+        # vllm/vllm-openai:{{ .Values.tag }}: a templated tag is still the vLLM image.
+        repository, colon, tag = image.partition(":")
+        return bool(colon) and PLACEHOLDER not in repository and is_vllm_image(repository)
+    return is_vllm_image(image)
 
 
 def _entrypoint(image_node) -> list[Word]:
