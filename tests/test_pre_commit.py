@@ -2,13 +2,15 @@
 
 ``pre-commit try-repo`` installs this repository in a fresh virtual
 environment (``language: python``: pip needs PyPI or its cache, nothing
-else) and runs both hooks on a temporary git repository: on a bad file
+else) and runs both hooks on temporary git repositories: on a bad file
 ``vllm-lint`` fails and ``vllm-lint-fix`` fixes the file (and so fails, as
-pre-commit does for a hook that changes files); on the next run both pass.
+pre-commit does for a hook that changes files); on the fixed file both pass.
 
-Each ``try-repo`` installs the hooks anew (about 15 s each); ``-m "not slow"``
-skips this test.  The hooks repository is a snapshot of this working tree committed to a
-temporary git repository, so that uncommitted work is what gets tested.
+Each ``try-repo`` installs the hooks anew (10-20 s), so the two runs go side by
+side, the second on the fixed form that the first one must write;
+``pytest -m "not slow"`` skips them.  The hooks repository is a snapshot of
+this working tree committed to a temporary git repository, so that
+uncommitted work is what gets tested.
 """
 
 from __future__ import annotations
@@ -63,9 +65,26 @@ def _snapshot(target: Path, env: dict) -> None:
     _git("commit", "-q", "-m", "hooks", cwd=target, env=env)
 
 
-def _try_repo(hooks: Path, work: Path, env: dict) -> subprocess.CompletedProcess:
+def _try_repo(hooks: Path, work: Path, env: dict) -> subprocess.Popen:
     command = [sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "--all-files", "--color", "never"]
-    return subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.Popen(command, cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def _repository(path: Path, files: dict[str, bytes], env: dict) -> Path:
+    path.mkdir()
+    _git("init", "-q", cwd=path, env=env)
+    for name, data in files.items():
+        (path / name).write_bytes(data)
+    _git("add", "-A", cwd=path, env=env)
+    return path
+
+
+def _status(output: str, hook: str) -> str:
+    """``Passed`` or ``Failed`` from pre-commit's line for a hook (``vllm-lint.....Passed``)."""
+    for line in output.splitlines():
+        if line.startswith(hook + ".") and line.rstrip().endswith(("Passed", "Failed")):
+            return line.rstrip().rsplit(".", 1)[-1]
+    raise AssertionError(f"no status line for {hook}:\n{output}")
 
 
 @pytest.mark.slow
@@ -77,39 +96,36 @@ def test_try_repo_fails_on_a_bad_file_and_passes_after_the_fix(tmp_path):
         **GIT_ENV,
         "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-        "HOME": os.environ.get("HOME", str(tmp_path)),
     }
     hooks = tmp_path / "hooks"
     _snapshot(hooks, env)
-    work = tmp_path / "work"
-    work.mkdir()
-    _git("init", "-q", cwd=work, env=env)
-    bad = {"engines.py": FIXES / "safe" / "rename_then_add.py"}
-    if importlib.util.find_spec("vllm_lint.commandline.kinds") is not None:
-        bad["serve.sh"] = None  # the command-line front end reads shell scripts too
-        (work / "serve.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-4B --return-sampling-mask\n")
-    shutil.copyfile(bad["engines.py"], work / "engines.py")
-    (work / "notes.yaml").write_text("owner: inference\n")  # a file kind the hooks read, without findings
-    _git("add", "-A", cwd=work, env=env)
+    bad_source = FIXES / "safe" / "rename_then_add.py"
+    fixed_source = Path(f"{bad_source}.fixed")
+    shell = importlib.util.find_spec("vllm_lint.commandline.kinds") is not None
+    yaml_file = b"owner: inference\n"  # a kind of file the hooks read, without findings
+    bad = {"engines.py": bad_source.read_bytes(), "notes.yaml": yaml_file}
+    good = {"engines.py": fixed_source.read_bytes(), "notes.yaml": yaml_file}
+    if shell:  # the command-line front end reads shell scripts too
+        bad["serve.sh"] = b"#!/bin/sh\nvllm serve Qwen/Qwen3-4B --return-sampling-mask\n"
+        good["serve.sh"] = b"#!/bin/sh\nvllm serve Qwen/Qwen3-4B --return-sampling-mask --logprobs-mode processed_logprobs\n"
+    # Each try-repo installs the hooks anew: run on the bad file and on its fixed
+    # form at the same time; the fixed form is what the fix hook writes (checked below).
+    before = _repository(tmp_path / "before", bad, env)
+    after = _repository(tmp_path / "after", good, env)
+    runs = {name: _try_repo(hooks, path, env) for name, path in (("before", before), ("after", after))}
+    outputs = {name: process.communicate(timeout=600)[0] for name, process in runs.items()}
+    codes = {name: process.returncode for name, process in runs.items()}
 
-    first = _try_repo(hooks, work, env)
-    output = first.stdout + first.stderr
-    assert first.returncode == 1, output
-    assert "vllm-lint....." in output and "vllm-lint (fix)....." in output
-    lines = output.splitlines()
-    assert any(line.startswith("vllm-lint.") and line.endswith("Failed") for line in lines), output
-    assert any(line.startswith("vllm-lint (fix).") and line.endswith("Failed") for line in lines), output
+    output = outputs["before"]
+    assert codes["before"] == 1, output
+    assert _status(output, "vllm-lint") == "Failed" and _status(output, "vllm-lint (fix)") == "Failed", output
     assert "engines.py:4:28: VLM302" in output
     assert "files were modified by this hook" in output
-    fixed = (work / "engines.py").read_bytes()
-    assert fixed == Path(f"{FIXES / 'safe' / 'rename_then_add.py'}.fixed").read_bytes()
-    if "serve.sh" in bad:
-        assert "--logprobs-mode processed_logprobs" in (work / "serve.sh").read_text()
+    assert (before / "engines.py").read_bytes() == fixed_source.read_bytes()
+    if shell:
+        assert "serve.sh:2:" in output
+        assert b"--logprobs-mode processed_logprobs" in (before / "serve.sh").read_bytes()
 
-    _git("add", "-A", cwd=work, env=env)
-    second = _try_repo(hooks, work, env)
-    output = second.stdout + second.stderr
-    assert second.returncode == 0, output
-    lines = output.splitlines()
-    assert any(line.startswith("vllm-lint.") and line.endswith("Passed") for line in lines), output
-    assert any(line.startswith("vllm-lint (fix).") and line.endswith("Passed") for line in lines), output
+    output = outputs["after"]
+    assert codes["after"] == 0, output
+    assert _status(output, "vllm-lint") == "Passed" and _status(output, "vllm-lint (fix)") == "Passed", output
