@@ -34,6 +34,7 @@ GIT_ENV = {
     "GIT_COMMITTER_NAME": "vllm-lint tests",
     "GIT_COMMITTER_EMAIL": "tests@example.invalid",
     "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,  # no signing or hooks from the user's configuration
 }
 
 
