@@ -100,7 +100,12 @@ def module(draw) -> str:
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(source=module(), version=st.sampled_from(VERSIONS), unsafe=st.booleans(), mode=st.sampled_from(["keep-replay", "disable-replay"]))
+@given(
+    source=module(),
+    version=st.sampled_from(VERSIONS),
+    unsafe=st.booleans(),
+    mode=st.sampled_from(["keep-replay", "disable-replay"]),
+)
 def test_fixer_output_parses_and_is_stable(source, version, unsafe, mode):
     target = Version.parse(version)
     ast.parse(source)  # the generator makes valid Python

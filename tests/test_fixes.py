@@ -80,7 +80,8 @@ def test_fix_pair(path, tmp_path):
 
 
 def lint_copy(copy: Path):
-    code, out, _ = run(["check", "--output-format", "json", "--target-version", version_of(copy.read_text("utf-8", "replace")), str(copy)])
+    version = version_of(copy.read_text("utf-8", "replace"))
+    code, out, _ = run(["check", "--output-format", "json", "--target-version", version, str(copy)])
     return json.loads(out)
 
 
@@ -92,7 +93,8 @@ def test_fixed_file_is_stable(path, tmp_path):
         pytest.skip("no .fixed file yet")
     copy = tmp_path / path.name
     shutil.copyfile(fixed, copy)
-    code, out, err = run(["check", *MODES[path.parent.name], "--target-version", version_of(fixed.read_text("utf-8", "replace")), str(copy)])
+    version = version_of(fixed.read_text("utf-8", "replace"))
+    code, out, err = run(["check", *MODES[path.parent.name], "--target-version", version, str(copy)])
     assert copy.read_bytes() == fixed.read_bytes()
     assert "Fixed " not in out
 
@@ -230,7 +232,11 @@ def test_json_output_shows_fixes_that_reproduce_the_fix(tmp_path):
         fix = record["fix"]
         assert fix["applicability"] == "unsafe" and fix["message"] == "Remove `logits_processors`"
         edits = [
-            Edit((e["location"]["row"], e["location"]["column"]), (e["end_location"]["row"], e["end_location"]["column"]), e["content"])
+            Edit(
+                (e["location"]["row"], e["location"]["column"]),
+                (e["end_location"]["row"], e["end_location"]["column"]),
+                e["content"],
+            )
             for e in fix["edits"]
         ]
         fixed = apply_edits(text, edits)

@@ -114,14 +114,13 @@ class _Seq:
                 self.gaps = [_EMPTY]
 
     def insert_after(self, index: int, element: object) -> None:
-        """Insert ``element`` after ``elements[index]`` (``index == -1``: first), in the list's layout."""
+        """Insert ``element`` after ``elements[index]``, in the list's layout."""
         if not self.elements:
             self.elements = [element]
             self.comma_before = [_EMPTY]
             self.gaps = [self.gaps[0], _EMPTY]
             return
         count = len(self.elements)
-        index = max(index, 0) if index >= 0 else count - 1
         before, after = self.gaps[index], self.gaps[index + 1]
         if index < count - 1:
             if _multiline(after):
