@@ -54,7 +54,7 @@ def check(facts, version):
     if known_bool(fact) is True:
         yield RULE.finding(
             "return_sampling_mask=True cannot be combined with enable_batch_sharded_sampling=True; "
-            f"vLLM refuses to start: {quote('R6', 90)}",
+            f"remove enable_batch_sharded_sampling. vLLM refuses to start: {quote('R6', 90)}",
             facts.location_of("enable_batch_sharded_sampling"),
             facts.written.get("enable_batch_sharded_sampling"),
             action="remove",

@@ -57,8 +57,8 @@ def check(facts, version):
     if reason:
         name, why = reason
         yield RULE.finding(
-            f"return_sampling_mask=True cannot be used with a diffusion model: {why}; "
-            f"vLLM refuses to start: {quote('R3')}",
+            f"return_sampling_mask=True cannot be used with a diffusion model: {why}; use an "
+            f"autoregressive model or turn replay off. vLLM refuses to start: {quote('R3')}",
             facts.location_of(name),
         )
 

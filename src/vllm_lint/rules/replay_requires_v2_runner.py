@@ -44,7 +44,14 @@ feature; the message names it.
 """
 
 from vllm_lint.rules.base import Rule, quote, replay_on
-from vllm_lint.runner import choose_runner
+from vllm_lint.runner import ENV_VAR, choose_runner
+
+
+def runner_advice(choice):
+    """What to change so that vLLM selects Model Runner V2."""
+    if choice.setting == ENV_VAR:
+        return f"set {ENV_VAR}=1 or unset it"
+    return f"remove {choice.setting} or turn replay off"
 from vllm_lint.versions import since
 
 
@@ -54,7 +61,7 @@ def check(facts, version):
     choice = choose_runner(facts, version)
     if choice.v1:
         yield RULE.finding(
-            f"return_sampling_mask needs Model Runner V2, but {choice.reason}; "
+            f"return_sampling_mask needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}. "
             f"vLLM refuses to start: {quote('R1')}",
             facts.anchor,
         )

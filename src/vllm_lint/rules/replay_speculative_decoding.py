@@ -75,8 +75,8 @@ def check(facts, version):
         adaptive = config.value.get("enable_adaptive_verification")
         if known_bool(adaptive) is True:
             yield RULE.finding(
-                "return_sampling_mask=True cannot be combined with adaptive verification "
-                "(speculative_config enable_adaptive_verification); vLLM refuses to start: "
+                "return_sampling_mask=True cannot be combined with adaptive verification; remove "
+                "enable_adaptive_verification from speculative_config. vLLM refuses to start: "
                 f"{quote('R2-new')}",
                 facts.location_of("speculative_config"),
                 adaptive.origin if isinstance(adaptive, Known) else None,
@@ -87,7 +87,7 @@ def check(facts, version):
     if name is not None:
         yield RULE.finding(
             f"return_sampling_mask=True cannot be combined with speculative decoding ({name}) "
-            f"before vLLM 0.32; vLLM refuses to start: {quote('R2-old')}",
+            f"before vLLM 0.32; remove {name} or upgrade vLLM. vLLM refuses to start: {quote('R2-old')}",
             facts.location_of(name),
             facts.written.get(name),
             action="remove-speculative-config",

@@ -43,8 +43,8 @@ def check(request, version):
     name = _enabled_by(request.engine)
     if name is not None:
         yield RULE.finding(
-            f"trace_decode_token_ids sent to an engine with speculative decoding ({name}); "
-            f"vLLM rejects the request: {quote('Q4')}",
+            f"trace_decode_token_ids sent to an engine with speculative decoding ({name}); replay "
+            f"traces on an engine without it, or upgrade to vLLM 0.34. vLLM rejects the request: {quote('Q4')}",
             request.location_of("trace_decode_token_ids"),
         )
 

@@ -45,7 +45,7 @@ def check(request, version):
     if known_bool(request.engine.get("enable_trace_replay")) is False:
         yield RULE.finding(
             "trace_decode_token_ids sent to an engine without enable_trace_replay=True; "
-            f"vLLM rejects the request: {quote('Q3')}",
+            f"build the engine with enable_trace_replay=True. vLLM rejects the request: {quote('Q3')}",
             request.location_of("trace_decode_token_ids"),
         )
 
