@@ -52,6 +52,15 @@ class Script:
     env_open: bool
 
 
+_WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "builtin", "nice", "timeout", "stdbuf", "docker", "vllm"})
+
+
+def might_launch(program: str) -> bool:
+    """A command starting with this word may start a vLLM engine (cheap, before expansion)."""
+    name = basename(program)
+    return name in _WRAPPERS or name in _SHELLS or name in _RUNNERS or _PYTHON.match(name) is not None
+
+
 def basename(text: str) -> str:
     return text.rstrip("/").rsplit("/", 1)[-1]
 

@@ -20,9 +20,12 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from vllm_lint.facts import ABSENT, UNKNOWN
+from vllm_lint.commandline.launchers import might_launch
 from vllm_lint.commandline.words import SHELL, Word, open_word
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>]+")  # a run of characters that need no attention
+_PLAIN_QUOTED = re.compile(r'[^"\\$`]+')
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _SPECIAL = "@*#?$!-0123456789"
 OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "&>>", "&>", "<<<", "<<-", "<<", ">>", "<&", ">&", "<>", ">|", "|", "&", ";", "(", ")", "<", ">")
@@ -43,14 +46,14 @@ class ShellSyntaxError(ValueError):
 # ------------------------------------------------------------------ lexing
 
 
-@dataclass
+@dataclass(slots=True)
 class Lit:
     text: str
     idx: list[int]  # text index of each character
     quoted: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class Var:
     name: str
     op: str  # "" | ":-" | "-" | ":=" | "=" | ":+" | "+" | "?" (anything else: unknown)
@@ -59,7 +62,7 @@ class Var:
     start: int
 
 
-@dataclass
+@dataclass(slots=True)
 class Unknown:
     quoted: bool
     start: int
@@ -67,7 +70,7 @@ class Unknown:
     empty: bool = False  # expands to nothing (a comment in backticks)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class RawWord:
     parts: list
     start: int
@@ -86,14 +89,14 @@ class RawWord:
         return ""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Op:
     op: str
     start: int
     end: int
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Newline:
     start: int
 
@@ -113,6 +116,15 @@ class _Builder:
             parts[-1].idx.append(index)
         else:
             parts.append(Lit(ch, [index], quoted))
+
+    def run(self, text: str, start: int, end: int, quoted: bool) -> None:
+        """Characters ``text[start:end]``, written contiguously."""
+        parts = self.parts
+        if parts and isinstance(parts[-1], Lit) and parts[-1].quoted == quoted:
+            parts[-1].text += text[start:end]
+            parts[-1].idx.extend(range(start, end))
+        else:
+            parts.append(Lit(text[start:end], list(range(start, end)), quoted))
 
     def quoted_empty(self, index: int) -> None:
         """``""`` or ``''``: a word even when empty."""
@@ -177,8 +189,8 @@ def lex(text: str) -> list:
             if word is None:
                 word = _Builder(i)
             word.quoted_empty(i)
-            for k in range(i + 1, end):
-                word.lit(text[k], k, True)
+            if end > i + 1:
+                word.run(text, i + 1, end, True)
             i = end + 1
             continue
         if c == '"':
@@ -220,8 +232,10 @@ def lex(text: str) -> list:
             continue
         if word is None:
             word = _Builder(i)
-        word.lit(c, i, False)
-        i += 1
+        match = _PLAIN.match(text, i)
+        end = match.end() if match else i + 1
+        word.run(text, i, end, False)
+        i = end
     finish(n)
     return tokens
 
@@ -268,8 +282,10 @@ def _double_quoted(text: str, i: int, word: _Builder) -> int:
         if c == "`":
             i = _backtick(text, i, word, quoted=True)
             continue
-        word.lit(c, i, True)
-        i += 1
+        match = _PLAIN_QUOTED.match(text, i)
+        end = match.end() if match else i + 1
+        word.run(text, i, end, True)
+        i = end
     raise ShellSyntaxError("unterminated double quote", word.start)
 
 
@@ -516,7 +532,10 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
                 present = True
             if not unknown:
                 chars.extend(part.text)
-                offs.extend(mapper(index) for index in part.idx)
+                if mapper.base is None and mapper.shift == 0:
+                    offs.extend(part.idx)
+                else:
+                    offs.extend(mapper(index) for index in part.idx)
             continue
         if isinstance(part, Unknown) and part.empty:
             continue
@@ -977,6 +996,8 @@ class Interpreter:
         if name in self.functions:
             state.forget(self.functions[name])
             return
+        if name is not None and not might_launch(name):
+            return  # echo, cat, pip ...: no engine, and no change to the shell's state
         words: list[Word] = []
         for raw in raws:
             words.extend(expand(raw, state, self.mapper, self.multiline))
@@ -1026,6 +1047,16 @@ def analyse(
     multiline: bool = True,
 ) -> ShellState:
     """Lex and walk a script; raises ShellSyntaxError for unterminated quotes."""
-    tokens = lex(text)
-    interpreter = Interpreter(tokens, mapper or Mapper(), on_command, state, multiline)
-    return interpreter.run()
+    import gc
+
+    # Tokens are many small objects that live until the walk ends: a cyclic
+    # collection in the middle would traverse all of them, again and again.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        tokens = lex(text)
+        interpreter = Interpreter(tokens, mapper or Mapper(), on_command, state, multiline)
+        return interpreter.run()
+    finally:
+        if enabled:
+            gc.enable()

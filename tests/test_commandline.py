@@ -1,0 +1,413 @@
+"""The command-line front end: file kinds, parser semantics, robustness, fixes.
+
+Fixtures with inline expectations live in testdata/commandline (test_fixtures.py);
+before/after pairs for fixes in testdata/fixes-commandline.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures import TESTDATA, target_version
+from vllm_lint.commandline import MAX_ANALYSED_BYTES, lint_command_file
+from vllm_lint.commandline.kinds import command_file_kind
+from vllm_lint.lint import file_kind, lint_file
+from vllm_lint.versions import Version
+
+V033 = Version(0, 33)
+
+
+def lint_text(tmp_path, name: str, text: str, version: Version = V033):
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return lint_file(str(path), lambda _path: (version, "test"))
+
+
+def found(result) -> list[tuple[int, int, str]]:
+    assert result.error is None, result.error
+    return [(f.span.line, f.span.col + 1, f.code) for f in result.findings]
+
+
+# ------------------------------------------------------------------ file kinds
+
+
+@pytest.mark.parametrize(
+    "name, kind",
+    [
+        ("serve.sh", "shell"),
+        ("scripts/run.bash", "shell"),
+        ("Dockerfile", "dockerfile"),
+        ("docker/Dockerfile.replay", "dockerfile"),
+        ("server.Dockerfile", "dockerfile"),
+        ("Containerfile", "dockerfile"),
+        ("Dockerfile.dockerignore", None),
+        ("k8s/deployment.yaml", "yaml"),
+        ("compose.yml", "yaml"),
+        ("README.md", None),
+        ("serve.py", "python"),
+    ],
+)
+def test_kind_by_name(name, kind):
+    assert file_kind(name, b"") == kind
+
+
+@pytest.mark.parametrize(
+    "head, kind",
+    [
+        (b"#!/bin/bash\nvllm serve m\n", "shell"),
+        (b"#!/usr/bin/env bash\n", "shell"),
+        (b"#!/usr/bin/env -S bash -eu\n", "shell"),
+        (b"#!/bin/sh -e\n", "shell"),
+        (b"#!/usr/bin/env python3\n", None),
+        (b"#!/usr/bin/env zsh\n", None),
+        (b"vllm serve m\n", None),
+    ],
+)
+def test_kind_of_extensionless_file_by_shebang(tmp_path, head, kind):
+    path = tmp_path / "start-server"
+    path.write_bytes(head)
+    assert command_file_kind(str(path), head) == kind
+    assert command_file_kind(str(path)) == kind  # read from disk, first bytes only
+
+
+def test_extension_files_are_not_opened(tmp_path):
+    assert command_file_kind(str(tmp_path / "does-not-exist.sh")) == "shell"
+    assert command_file_kind(str(tmp_path / "does-not-exist")) is None
+
+
+def test_check_discovers_command_files(tmp_path):
+    from vllm_lint.cli import main
+
+    (tmp_path / "serve.sh").write_text("vllm serve m --return-sampling-mask\n")
+    (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai\nRUN vllm serve m --return-sampling-mask\n")
+    (tmp_path / "deploy.yaml").write_text("image: vllm/vllm-openai\nargs: [--return-sampling-mask]\n")
+    (tmp_path / "notes.txt").write_text("vllm serve m --return-sampling-mask\n")
+    from io import StringIO
+
+    import contextlib
+
+    out = StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["check", "--target-version", "0.33", "--output-format", "concise", str(tmp_path)])
+    text = out.getvalue()
+    assert code == 1
+    assert "serve.sh:1:14: VLM105" in text
+    assert "Dockerfile:2:18: VLM105" in text
+    assert "deploy.yaml:2:8: VLM105" in text
+    assert "notes.txt" not in text
+
+
+# ------------------------------------------------------------------ parser semantics
+
+
+def facts_of(tmp_path, line: str, version: Version = V033):
+    """The fields one shell command line sets."""
+    from vllm_lint.commandline import Context, analyse
+    from vllm_lint.commandline.words import Source
+
+    path = tmp_path / "cmd.sh"
+    path.write_text(line + "\n")
+    ctx = Context(Source(str(path), line + "\n"), version, str(path))
+    analyse(ctx, "shell")
+    assert len(ctx.records) == 1, ctx.records
+    return ctx.records[0].facts
+
+
+def value(facts, name):
+    from vllm_lint.facts import Known
+
+    fact = facts.get(name)
+    if isinstance(fact, Known):
+        inner = fact.value
+        if hasattr(inner, "items") and hasattr(inner, "complete"):
+            return {k: (v.value if isinstance(v, Known) else v) for k, v in inner.items.items()}
+        return inner
+    return fact
+
+
+def test_dotted_options_replace_a_json_value(tmp_path):
+    facts = facts_of(
+        tmp_path,
+        """vllm serve m --speculative-config.num_speculative_tokens 2 -sc '{"method": "eagle"}' --speculative-config.method=mtp""",
+    )
+    # vLLM appends the merged dotted options last, so they win over the JSON, whatever the order.
+    assert value(facts, "speculative_config") == {"num_speculative_tokens": 2, "method": "mtp"}
+
+
+def test_json_values(tmp_path):
+    facts = facts_of(tmp_path, """vllm serve m --speculative-config None --hf-overrides '{"canvas_length": 8}' -tp 2 --pipeline_parallel_size=3""")
+    assert value(facts, "speculative_config") is None
+    assert value(facts, "hf_overrides") == {"canvas_length": 8}
+    assert value(facts, "tensor_parallel_size") == 2
+    assert value(facts, "pipeline_parallel_size") == 3
+    assert value(facts, "model") == "m"
+
+
+def test_last_one_wins_and_negations(tmp_path):
+    assert value(facts_of(tmp_path, "vllm serve m --return-sampling-mask --no-return_sampling_mask"), "return_sampling_mask") is False
+    assert value(facts_of(tmp_path, "vllm serve m --enable-trace-replay --disable-trace-replay"), "enable_trace_replay") is False
+    old = facts_of(tmp_path, "vllm serve m --enable-trace-replay --disable-trace-replay", Version(0, 32))
+    assert str(value(old, "enable_trace_replay")) == "UNKNOWN"
+
+
+def test_unparseable_values_are_unknown(tmp_path):
+    facts = facts_of(tmp_path, "vllm serve m --return-sampling-mask=true --speculative-config '{bad' -tp two --logprobs-mode")
+    for name in ("return_sampling_mask", "speculative_config", "tensor_parallel_size", "logprobs_mode"):
+        assert str(value(facts, name)) == "UNKNOWN", name
+
+
+def test_prefix_of_an_option_is_unknown(tmp_path):
+    facts = facts_of(tmp_path, "vllm serve m --return-sampling-mask --logprobs processed_logprobs")
+    assert str(value(facts, "logprobs_mode")) == "UNKNOWN"
+
+
+def test_logits_processors_take_every_following_word(tmp_path):
+    facts = facts_of(tmp_path, "vllm serve m --logits-processors a:B c:D --port 1")
+    assert value(facts, "logits_processors") == ["a:B", "c:D"]
+
+
+def test_open_expansion_makes_earlier_and_unwritten_settings_unknown(tmp_path):
+    facts = facts_of(tmp_path, "vllm serve m --logprobs-mode raw_logprobs $EXTRA --return-sampling-mask")
+    assert value(facts, "return_sampling_mask") is True
+    assert str(value(facts, "logprobs_mode")) == "UNKNOWN"
+    assert str(value(facts, "enable_batch_sharded_sampling")) == "UNKNOWN"
+    assert facts.present("logprobs_mode")
+
+
+def test_model_option_is_moved_to_the_front(tmp_path):
+    assert value(facts_of(tmp_path, "vllm serve -tp 2 --model google/diffusiongemma-x --port 1"), "model") == "google/diffusiongemma-x"
+    assert value(facts_of(tmp_path, "vllm serve --model=a/b"), "model") == "a/b"
+
+
+def test_env_wrappers(tmp_path):
+    assert facts_of(tmp_path, "env -i PATH=/bin VLLM_USE_V2_MODEL_RUNNER=0 vllm serve m").env["VLLM_USE_V2_MODEL_RUNNER"] == "0"
+    facts = facts_of(tmp_path, "set -a; VLLM_USE_V2_MODEL_RUNNER=0; set +a; vllm serve m")
+    assert facts.env["VLLM_USE_V2_MODEL_RUNNER"] == "0"
+    # Assigned but not exported: it may or may not reach the server.
+    facts = facts_of(tmp_path, "VLLM_USE_V2_MODEL_RUNNER=0; vllm serve m")
+    assert str(facts.get_env("VLLM_USE_V2_MODEL_RUNNER")) == "UNKNOWN"
+    facts = facts_of(tmp_path, "source ./env.sh\nvllm serve m")
+    assert facts.env_open
+
+
+@pytest.mark.parametrize(
+    "script, expected",
+    [
+        ("export X=0\nvllm serve m", "0"),
+        ("export X=0\nif test -f a; then export X=1; fi\nvllm serve m", "UNKNOWN"),
+        ("export X=0\nif test -f a; then export X=1; else export X=1; fi\nvllm serve m", "1"),
+        ("export X=0\n(export X=1)\nvllm serve m", "0"),
+        ("export X=0\nexport X=1 | cat\nvllm serve m", "0"),
+        ("export X=0\ntest -f a && export X=1\nvllm serve m", "UNKNOWN"),
+        ("export X=0\nfor f in a b; do export X=1; done\nvllm serve m", "UNKNOWN"),
+        ("export X=0\ncase $1 in a) export X=1 ;; *) ;; esac\nvllm serve m", "UNKNOWN"),
+        ("export X=0\nf() { export X=1; }\nvllm serve m", "0"),
+        ("export X=0\nf() { export X=1; }\nf\nvllm serve m", "UNKNOWN"),
+        ("X=${X:-0}\nexport X\nvllm serve m", "UNKNOWN"),
+        ("unset X\nvllm serve m", "ABSENT"),
+    ],
+)
+def test_shell_environment_flow(tmp_path, script, expected):
+    facts = facts_of(tmp_path, script)
+    assert str(facts.get_env("X")) == expected
+
+
+def test_variables_the_script_sets_are_expanded(tmp_path):
+    facts = facts_of(tmp_path, 'M=google/diffusiongemma-x\nFLAGS="--return-sampling-mask -tp 2"\nvllm serve "$M" $FLAGS')
+    assert value(facts, "model") == "google/diffusiongemma-x"
+    assert value(facts, "return_sampling_mask") is True
+    assert value(facts, "tensor_parallel_size") == 2
+
+
+# ------------------------------------------------------------------ Dockerfiles (exec form has no comments)
+
+
+def test_dockerfile_exec_form(tmp_path):
+    text = (
+        "FROM vllm/vllm-openai:v0.33.0\n"
+        "ENV VLLM_USE_V2_MODEL_RUNNER=0\n"
+        'CMD ["--model", "Qwen/Qwen3-8B", "--return-sampling-mask", "--logprobs-mode", "processed_logprobs"]\n'
+    )
+    assert found(lint_text(tmp_path, "Dockerfile", text)) == [(3, 34, "VLM101")]
+
+
+def test_dockerfile_entrypoint_and_cmd_compose(tmp_path):
+    text = (
+        "FROM nvidia/cuda:12.8.0-runtime-ubuntu24.04 AS base\n"
+        'ENTRYPOINT ["vllm", "serve"]\n'
+        'CMD ["Qwen/Qwen3-8B", "--return-sampling-mask", \\\n'
+        '     "--enable-batch-sharded-sampling"]\n'
+        "FROM base AS app\n"
+        "# A new ENTRYPOINT drops the CMD it inherited.\n"
+        'ENTRYPOINT ["python", "app.py"]\n'
+    )
+    assert found(lint_text(tmp_path, "Dockerfile", text)) == [(3, 23, "VLM105"), (4, 6, "VLM106")]
+
+
+def test_dockerfile_sh_c_in_exec_form(tmp_path):
+    text = 'FROM vllm/vllm-openai\nENTRYPOINT ["/bin/sh", "-c", "exec vllm serve m --return-sampling-mask"]\n'
+    assert found(lint_text(tmp_path, "Dockerfile", text)) == [(2, 49, "VLM105")]
+
+
+def test_dockerfile_escape_directive_and_config(tmp_path):
+    text = (
+        "# escape=`\n"
+        "FROM vllm/vllm-openai\n"
+        "RUN vllm serve m `\n"
+        "    --return-sampling-mask\n"
+        'CMD ["--model", "m", "--config", "/app/replay.yaml", "--return-sampling-mask"]\n'
+    )
+    # The config file is a path inside the image: its options are unknown.
+    assert found(lint_text(tmp_path, "Dockerfile", text)) == [(4, 5, "VLM105")]
+
+
+# ------------------------------------------------------------------ robustness: one diagnostic, no traceback
+
+
+@pytest.mark.parametrize(
+    "name, data, reason",
+    [
+        ("broken.sh", b"vllm serve m --return-sampling-mask 'unterminated\n", "unterminated single quote"),
+        ("broken2.sh", b'vllm serve m --return-sampling-mask "$(date\n', "unterminated"),
+        ("binary.sh", b"\x7fELF\x00\x01vllm --return-sampling-mask", "binary"),
+        ("bad.yaml", b"args: [--return-sampling-mask\nkey: : :\n", "invalid YAML"),
+        ("tabs.yaml", b"a:\n\t- --return-sampling-mask\n", "invalid YAML"),
+        ("latin1.sh", b"# caf\xe9\nvllm serve m --return-sampling-mask\n", "invalid utf-8"),
+    ],
+)
+def test_unreadable_files_give_one_diagnostic(tmp_path, name, data, reason):
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = lint_file(str(path), lambda _path: (V033, "test"))
+    assert result.error is not None and reason in result.error.reason
+    assert not result.findings
+
+
+def test_error_position_of_unterminated_quote(tmp_path):
+    path = tmp_path / "broken.sh"
+    path.write_text("#!/bin/sh\nvllm serve m \\\n  --return-sampling-mask 'oops\n")
+    result = lint_file(str(path), lambda _path: (V033, "test"))
+    assert (result.error.line, result.error.col) == (3, 25)
+
+
+def test_huge_file(tmp_path):
+    path = tmp_path / "huge.sh"
+    line = b"echo --return-sampling-mask vllm\n"
+    path.write_bytes(line * (MAX_ANALYSED_BYTES // len(line) + 1))
+    result = lint_file(str(path), lambda _path: (V033, "test"))
+    assert result.error is not None and "too large" in result.error.reason
+
+
+def test_large_file_is_linted_quickly(tmp_path):
+    import time
+
+    path = tmp_path / "big.sh"
+    body = "echo step $i --flag 'quoted value' \"$HOME\" | tee -a log\n" * 10000
+    path.write_text(body + "vllm serve m --return-sampling-mask\n")
+    start = time.perf_counter()
+    result = lint_file(str(path), lambda _path: (V033, "test"))
+    assert time.perf_counter() - start < 10
+    assert found(result) == [(10001, 14, "VLM105")]
+
+
+def test_files_without_launcher_or_replay_flags_are_not_parsed(tmp_path):
+    for name, text in [
+        ("a.sh", "echo 'unterminated --return-sampling-mask\n"),  # no launcher word
+        ("b.sh", "vllm serve m 'unterminated\n"),  # no replay flag
+        ("c.yaml", "a: [vllm\n"),  # no replay flag
+    ]:
+        result = lint_text(tmp_path, name, text)
+        assert result.error is None and not result.findings
+
+
+def test_multi_document_yaml_and_bad_embedded_script(tmp_path):
+    text = (
+        "image: vllm/vllm-openai\nargs: [--return-sampling-mask]\n---\n"
+        "image: x\ncommand: [sh, -c, \"vllm serve m --return-sampling-mask 'oops\"]\n---\n"
+        "image: vllm/vllm-openai\nargs: [--return-sampling-mask, --logprobs-mode, processed_logprobs, --logits-processors, a:B]\n"
+    )
+    assert found(lint_text(tmp_path, "multi.yaml", text)) == [(2, 8, "VLM105"), (8, 69, "VLM104")]
+
+
+def test_direct_call_never_raises_on_garbage(tmp_path):
+    import random
+
+    rng = random.Random(7)
+    pieces = ["vllm", "serve", "--return-sampling-mask", "'", '"', "$(", "`", "${", "\\", "\n", " ", "|", "&&", ";", "(", ")", "{", "}", "<<", "EOF", "#", "=", "$X", "-sc", "{", "["]
+    for kind in ("shell", "dockerfile", "yaml"):
+        for _ in range(300):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 40)))
+            result = lint_command_file(str(tmp_path / "x"), text.encode(), kind, lambda _path: (V033, "test"))
+            assert result is not None
+
+
+# ------------------------------------------------------------------ fixes: before/after pairs
+
+FIX_PAIRS = sorted(p for p in (TESTDATA / "fixes-commandline").iterdir() if p.is_file() and not p.name.endswith(".fixed"))
+
+
+def apply(text: str, edits) -> str:
+    """A tiny text-edit applier (1-based rows and columns)."""
+    starts = [0]
+    for index, ch in enumerate(text):
+        if ch == "\n":
+            starts.append(index + 1)
+    ranges = sorted((starts[e.start[0] - 1] + e.start[1] - 1, starts[e.end[0] - 1] + e.end[1] - 1, e.content) for e in edits)
+    out, position = [], 0
+    for start, end, content in ranges:
+        assert start >= position, "overlapping edits"
+        out.append(text[position:start])
+        out.append(content)
+        position = end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def fix_all(path, text: str, version: Version) -> str:
+    for _ in range(8):
+        result = lint_command_file(str(path), text.encode(), command_file_kind(str(path)), lambda _p: (version, "test"))
+        assert result.error is None, result.error
+        chosen, taken = [], []
+        for finding in result.findings:
+            if finding.fix is None:
+                continue
+            spans = [(e.start, e.end) for e in finding.fix.edits]
+            if any(s < te and ts < e or s == ts for s, e in spans for ts, te in taken):
+                continue
+            chosen.append(finding)
+            taken.extend(spans)
+        if not chosen:
+            return text
+        text = apply(text, [edit for finding in chosen for edit in finding.fix.edits])
+    raise AssertionError("fixes did not converge")
+
+
+@pytest.mark.parametrize("path", FIX_PAIRS, ids=[p.name for p in FIX_PAIRS])
+def test_fix_pair(path):
+    text = path.read_text(encoding="utf-8")
+    pinned = target_version(text)
+    version = Version.parse(pinned) if pinned else V033
+    expected = path.with_name(path.name + ".fixed").read_text(encoding="utf-8")
+    fixed = fix_all(path, text, version)
+    assert fixed == expected
+    # The fixed file has nothing left that a fix would change.
+    assert fix_all(path, fixed, version) == fixed
+
+
+def test_fix_keeps_crlf_line_endings(tmp_path):
+    path = tmp_path / "serve.sh"
+    text = "vllm serve m \\\r\n  --return-sampling-mask \\\r\n  --port 1\r\n"
+    fixed = fix_all(path, text, V033)
+    assert fixed == "vllm serve m \\\r\n  --return-sampling-mask \\\r\n  --logprobs-mode processed_logprobs \\\r\n  --port 1\r\n"
+
+
+def test_no_fix_for_words_from_variables_or_other_files(tmp_path):
+    path = tmp_path / "serve.sh"
+    (tmp_path / "cfg.yaml").write_text("enable-batch-sharded-sampling: true\n")
+    text = 'FLAGS="--return-sampling-mask --enable-batch-sharded-sampling"\nvllm serve m --logprobs-mode processed_logprobs $FLAGS\nvllm serve m --return-sampling-mask --logprobs-mode processed_logprobs --config cfg.yaml\n'
+    path.write_text(text)
+    result = lint_file(str(path), lambda _path: (V033, "test"))
+    assert [(f.span.line, f.code) for f in result.findings] == [(2, "VLM106"), (3, "VLM106")]
+    assert all(f.fix is None for f in result.findings)
+    assert "(set in" in result.findings[1].message
