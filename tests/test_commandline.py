@@ -411,3 +411,26 @@ def test_no_fix_for_words_from_variables_or_other_files(tmp_path):
     assert [(f.span.line, f.code) for f in result.findings] == [(2, "VLM106"), (3, "VLM106")]
     assert all(f.fix is None for f in result.findings)
     assert "(set in" in result.findings[1].message
+
+
+def test_disable_replay_alternative_removes_the_mask(tmp_path):
+    text = "vllm serve m \\\n  --return-sampling-mask \\\n  --enable-batch-sharded-sampling\n"
+    result = lint_text(tmp_path, "serve.sh", text)
+    assert [f.code for f in result.findings] == ["VLM105", "VLM106"]
+    for finding in result.findings:
+        fix = finding.disable_replay_fix
+        assert fix.applicability == "unsafe"
+        assert apply(text, fix.edits) == "vllm serve m \\\n  --enable-batch-sharded-sampling\n"
+
+
+def test_noqa_on_the_last_line_of_a_continued_command(tmp_path):
+    # Lines ending with a backslash cannot carry a comment: the command's last line speaks for it.
+    text = "vllm serve m \\\n  --return-sampling-mask \\\n  --port 1  # noqa: VLM105\nvllm serve m --return-sampling-mask\n"
+    assert found(lint_text(tmp_path, "serve.sh", text)) == [(4, 14, "VLM105")]
+
+
+def test_python_argv_findings_offer_no_python_edit(tmp_path):
+    text = 'import subprocess\nsubprocess.run(["vllm", "serve", "m", "--return-sampling-mask"])\n'
+    result = lint_text(tmp_path, "launch.py", text)
+    assert [(f.span.line, f.span.col, f.code) for f in result.findings] == [(2, 38, "VLM105")]
+    assert result.findings[0].span.end_line is None  # not a call the Python fixer could extend

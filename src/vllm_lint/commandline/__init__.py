@@ -185,7 +185,7 @@ class Context:
 
     def findings(self) -> list[Finding]:
         from vllm_lint.checker import check_facts
-        from vllm_lint.commandline.fixes import build_fix
+        from vllm_lint.commandline.fixes import build_disable_replay_fix, build_fix
         from vllm_lint.noqa import line_noqa_for, suppressed
 
         lines = self.source.text.splitlines()
@@ -208,6 +208,8 @@ class Context:
                 if origin is not None and origin.path is not None and origin.path != "<implicit>":
                     finding.message += f" (set in {origin.path}, line {origin.span.line})"
                 finding.fix = build_fix(finding, record, self)
+                # The edits --fix-mode disable-replay would make instead (removing the mask).
+                finding.disable_replay_fix = build_disable_replay_fix(finding, record, self)
                 result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
         return result

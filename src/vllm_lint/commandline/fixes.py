@@ -57,6 +57,29 @@ def build_fix(finding, record, ctx) -> Fix | None:
     return Fix(finding.fix_safety, message, edits)
 
 
+REPLAY_CODES = frozenset({"VLM101", "VLM102", "VLM103", "VLM104", "VLM105", "VLM106"})
+
+
+def build_disable_replay_fix(finding, record, ctx) -> Fix | None:
+    """``--fix-mode disable-replay``: remove every ``--return-sampling-mask`` of the engine instead."""
+    if finding.code not in REPLAY_CODES:
+        return None
+    groups = record.parsed.groups.get("return_sampling_mask", [])
+    words = [word for group in groups for word in group]
+    if not words:
+        return None
+    try:
+        spans = _remove_words(record, ctx, words)
+    except (ValueError, IndexError, KeyError):
+        return None
+    if not spans:
+        return None
+    edits = _edits(ctx.source, spans)
+    if edits is None:
+        return None
+    return Fix("unsafe", "Remove --return-sampling-mask (turns sampling distribution replay off)", edits)
+
+
 def _edits(source: Source, spans: list[tuple[int, int, str]]) -> list[Edit] | None:
     spans = sorted(spans)
     for (s1, e1, _), (s2, _e2, _) in zip(spans, spans[1:]):
