@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 
@@ -112,7 +113,10 @@ def apply_python_noqa(findings: list[Finding], source: str) -> list[Finding]:
 def read_file(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read()
-    size = os.path.getsize(path)
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
+        raise OSError("not a regular file")
+    size = info.st_size
     if size > MAX_FILE_BYTES:
         raise OSError(f"file too large ({size} bytes; limit {MAX_FILE_BYTES})")
     with open(path, "rb") as handle:
