@@ -180,7 +180,9 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
                 continue
             try:
                 is_dir = entry.is_dir()
-            except OSError:
+            except OSError as error:  # e.g. a symlink loop: report it if it would be linted
+                if file_kind(entry.path) is not None:
+                    errors.append(FileError(entry.path, f"cannot read: {error.strerror or error}"))
                 continue
             if is_dir:
                 subdirectories.append((entry.path, entry_relative))
