@@ -13,6 +13,7 @@ import tokenize
 
 NOQA_RE = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.I)
 _SEPARATOR = re.compile(r"[,\s]+")
+_MAY_HAVE_NOQA = re.compile(r"noqa", re.I)
 
 
 def parse_noqa(comment_line: str) -> set[str] | None:
@@ -59,6 +60,8 @@ def statement_ranges(source: str) -> dict[int, tuple[int, int]]:
 
 def python_noqa_for(source: str, lines: list[str]):
     """A function line -> noqa codes for a Python file, statement-aware."""
+    if not _MAY_HAVE_NOQA.search(source):  # no tokenizing files without any noqa comment
+        return lambda line: None
     ranges = statement_ranges(source)
 
     def lookup(line: int) -> set[str] | None:
