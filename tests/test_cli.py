@@ -227,3 +227,14 @@ def test_bad_input_one_diagnostic_each(tmp_path):
     assert any(line.startswith("bom_crlf.py:2:7: VLM105") for line in lines)
     records = json.loads(run(["check", ".", "--output-format", "json"], tmp_path)[1])
     assert {os.path.basename(r["filename"]) for r in records if r["code"] is None} == set(BAD_INPUTS)
+
+
+def test_columns_count_characters_like_ruff(tmp_path):
+    (tmp_path / "engine.py").write_text(
+        'from vllm import LLM\nlabel = "modèle"; llm = LLM("m", return_sampling_mask=True)\n', encoding="utf-8"
+    )
+    code, out, _ = run(["check", "engine.py"], tmp_path)
+    assert code == 1
+    assert out.startswith("engine.py:2:25: VLM105")
+    record = json.loads(run(["check", "engine.py", "--output-format", "json"], tmp_path)[1])[0]
+    assert record["location"] == {"row": 2, "column": 25}

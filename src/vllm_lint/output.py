@@ -45,8 +45,27 @@ def _code_points(line: str, col: int) -> int:
     return len(line.encode("utf-8", "surrogatepass")[:col].decode("utf-8", "ignore"))
 
 
-def text_line(finding: Finding) -> str:
-    return f"{finding.path}:{finding.span.line}:{finding.span.col + 1}: {finding.text}"
+def display_columns(finding: Finding, lines: list[str]) -> tuple[int, int, int]:
+    """1-based start column, end row and end column in characters, as ruff reports them.
+
+    Spans count UTF-8 bytes (as Python's ``ast`` does); ``lines`` are the file's lines."""
+    span = finding.span
+    end_row, end_column = _end(finding)
+    start = span.col + 1
+    if 0 < span.line <= len(lines):
+        start = _code_points(lines[span.line - 1], span.col) + 1
+    if 0 < end_row <= len(lines):
+        end_column = _code_points(lines[end_row - 1], end_column - 1) + 1
+    return start, end_row, end_column
+
+
+def text_line(finding: Finding, column: int | None = None) -> str:
+    column = finding.span.col + 1 if column is None else column
+    return f"{finding.path}:{finding.span.line}:{column}: {finding.text}"
+
+
+def _lines_of(result: FileResult) -> list[str]:
+    return _source_lines(result.source) if result.source is not None else []
 
 
 def error_line(error: FileError) -> str:
@@ -57,8 +76,9 @@ def write_text(results: list[FileResult], out: TextIO, full: bool = False) -> No
     for result in results:
         if result.error is not None:
             out.write(error_line(result.error) + "\n")
+        lines = _lines_of(result) if result.findings else []
         for finding in result.findings:
-            out.write(text_line(finding) + "\n")
+            out.write(text_line(finding, display_columns(finding, lines)[0]) + "\n")
             if full and result.source is not None:
                 out.write(_context(result.source, finding))
 
@@ -106,8 +126,9 @@ def json_records(results: list[FileResult]) -> list[dict]:
                     "url": None,
                 }
             )
+        lines = _lines_of(result) if result.findings else []
         for finding in result.findings:
-            end_row, end_column = _end(finding)
+            start_column, end_row, end_column = display_columns(finding, lines)
             fix = None
             if finding.fix is not None:
                 fix = {
@@ -129,7 +150,7 @@ def json_records(results: list[FileResult]) -> list[dict]:
                     "end_location": {"column": end_column, "row": end_row},
                     "filename": os.path.abspath(finding.path) if finding.path != "-" else "-",
                     "fix": fix,
-                    "location": {"column": finding.span.col + 1, "row": finding.span.line},
+                    "location": {"column": start_column, "row": finding.span.line},
                     "message": finding.message,
                     "noqa_row": finding.span.line,
                     "url": _rule_url(finding.code),
@@ -159,12 +180,13 @@ def write_github(results: list[FileResult], out: TextIO) -> None:
                 f"::error title=vllm-lint,file={_github_property(error.path)},line={error.line},"
                 f"col={error.col + 1}::{_github_escape(error_line(error))}\n"
             )
+        lines = _lines_of(result) if result.findings else []
         for finding in result.findings:
-            end_row, end_column = _end(finding)
+            start_column, end_row, end_column = display_columns(finding, lines)
             out.write(
                 f"::error title=vllm-lint ({finding.code}),file={_github_property(finding.path)},"
-                f"line={finding.span.line},col={finding.span.col + 1},endLine={end_row},endColumn={end_column}"
-                f"::{_github_escape(text_line(finding))}\n"
+                f"line={finding.span.line},col={start_column},endLine={end_row},endColumn={end_column}"
+                f"::{_github_escape(text_line(finding, start_column))}\n"
             )
 
 
@@ -198,12 +220,7 @@ def sarif_document(results: list[FileResult]) -> dict:
                 }
             )
         for finding in result.findings:
-            end_row, end_column = _end(finding)
-            start_column = finding.span.col + 1
-            if 0 < finding.span.line <= len(lines):
-                start_column = _code_points(lines[finding.span.line - 1], finding.span.col) + 1
-            if 0 < end_row <= len(lines):
-                end_column = _code_points(lines[end_row - 1], end_column - 1) + 1
+            start_column, end_row, end_column = display_columns(finding, lines)
             sarif_results.append(
                 {
                     "ruleId": finding.code,
