@@ -65,16 +65,36 @@ def _scalar(node) -> str | None:
     return None
 
 
+def _merged(node) -> list:
+    """A mapping's entries, with those of ``<<: *anchor`` merge keys after (YAML merge keys)."""
+    import yaml
+
+    own = []
+    merged = []
+    for key_node, value_node in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:merge":
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for source in sources:
+                if isinstance(source, yaml.MappingNode) and source is not node:
+                    merged.extend(source.value)
+        else:
+            own.append((key_node, value_node))
+    return own + [(k, v) for k, v in merged if not any(_same_key(k, o) for o, _ in own)]
+
+
+def _same_key(a, b) -> bool:
+    return getattr(a, "value", None) == getattr(b, "value", None)
+
+
 def _get(node, key: str):
     import yaml
 
     if not isinstance(node, yaml.MappingNode):
         return None
-    found = None
-    for key_node, value_node in node.value:
+    for key_node, value_node in _merged(node):
         if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            found = value_node
-    return found
+            return value_node
+    return None
 
 
 def _keys(node) -> set[str]:
@@ -82,7 +102,7 @@ def _keys(node) -> set[str]:
 
     if not isinstance(node, yaml.MappingNode):
         return set()
-    return {k.value for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
+    return {k.value for k, _ in _merged(node) if isinstance(k, yaml.ScalarNode)}
 
 
 def _line(node) -> int:
