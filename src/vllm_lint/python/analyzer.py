@@ -1264,8 +1264,13 @@ class ModuleAnalysis:
             self.state.env = {}
             self.state.env_open = True
 
-    def _escape(self, value: object) -> None:
+    def _escape(self, value: object, seen: set[int] | None = None) -> None:
         """``value`` goes where the analysis cannot follow it (an unknown call, a return, an attribute)."""
+        if seen is None:
+            seen = set()
+        if id(value) in seen:  # a container that holds itself
+            return
+        seen.add(id(value))
         if isinstance(value, _SelfAttr):
             self._self_escaped.add((value.class_id, value.attr))
             return
@@ -1273,13 +1278,13 @@ class ModuleAnalysis:
             if value.escaped:
                 return
             for slot in value.items.values():
-                self._escape(slot.value)
+                self._escape(slot.value, seen)
             value.forget()  # unknown code may change it
             self._feed(value)
             return
         if isinstance(value, ListObj):
             for elem in value.elems:
-                self._escape(elem)
+                self._escape(elem, seen)
             return
         if isinstance(value, ObjectArgs):
             if value.kind in symbols.ARGS_CONSTRUCTORS and value.facts is None:
