@@ -182,7 +182,7 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
                 is_dir = entry.is_dir()
             except OSError as error:  # e.g. a symlink loop: report it if it would be linted
                 if file_kind(entry.path) is not None:
-                    errors.append(FileError(entry.path, f"cannot read: {error.strerror or error}"))
+                    errors.append(FileError(os.path.normpath(entry.path), f"cannot read: {error.strerror or error}"))
                 continue
             if is_dir:
                 subdirectories.append((entry.path, entry_relative))

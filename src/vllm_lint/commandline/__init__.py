@@ -227,9 +227,8 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     from vllm_lint.lint import FileResult
 
     result = FileResult(path)
-    if b"\0" in data[:8192]:
-        result.error = FileError(path, "binary file (contains NUL bytes)")
-        return result
+    # Files that cannot hold a finding are skipped before anything else, binary ones too
+    # (an executable with a shell shebang and an appended zip is not the user's script).
     if not may_have_findings(data, kind):
         return result
     if len(data) > MAX_ANALYSED_BYTES:
