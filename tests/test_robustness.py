@@ -1,0 +1,218 @@
+"""The linter never crashes, never hangs and never cries wolf.
+
+* the whole standard library, through the command line: no finding, exit 0;
+* the analysis itself (the prefilter bypassed) on the standard library's
+  modules: no exception, no finding.  By default every third file (sorted by
+  path) is analysed, in two processes, to keep the test near 10-20 seconds;
+  ``VLLM_LINT_FULL_STDLIB=1`` analyses every file;
+* bad files: each gets one diagnostic, the run completes with exit 1 and no
+  traceback.  Files that cannot hold a finding (no ``vllm`` and no replay
+  setting in their bytes) are skipped before they are read as Python, so every
+  bad file here carries that text.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import stat
+import subprocess
+import sys
+import sysconfig
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from vllm_lint.versions import NEWEST_VERSION
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+RELEVANT = b"from vllm import LLM  # return_sampling_mask\n"
+TIMEOUT = 180
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "vllm_lint", "check", *args],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+# ----------------------------------------------------------- standard library
+
+
+def stdlib_files() -> list[str]:
+    found = []
+    for directory, subdirs, names in os.walk(STDLIB):
+        subdirs[:] = sorted(d for d in subdirs if d not in ("site-packages", "dist-packages", "__pycache__"))
+        found.extend(os.path.join(directory, name) for name in sorted(names) if name.endswith(".py"))
+    return found
+
+
+def test_stdlib_through_the_command_line():
+    result = run_cli(str(STDLIB))
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def _analyse(paths: list[str]) -> list[str]:
+    """Problems found while analysing ``paths`` directly: exceptions and findings."""
+    from vllm_lint.python import analyze_tree
+
+    problems = []
+    for path in paths:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        try:
+            tree = ast.parse(data, filename=path)
+        except (SyntaxError, ValueError):
+            continue  # the test suite's deliberately broken files
+        try:
+            findings = analyze_tree(tree, NEWEST_VERSION)
+        except Exception as error:  # noqa: BLE001 - any exception is the failure
+            problems.append(f"{path}: {type(error).__name__}: {error}")
+            continue
+        problems.extend(f"{path}:{f.span.line}: {f.text}" for f in findings)
+    return problems
+
+
+def test_analysis_of_the_stdlib_never_crashes_and_finds_nothing():
+    files = stdlib_files()
+    if not os.environ.get("VLLM_LINT_FULL_STDLIB"):
+        files = files[::3]
+    assert len(files) > 250
+    chunks = [files[i::8] for i in range(8)]
+    with ProcessPoolExecutor(2) as pool:
+        problems = [problem for found in pool.map(_analyse, chunks) for problem in found]
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_containers_that_hold_themselves():
+    source = """
+from vllm import LLM
+d = {"return_sampling_mask": True}
+d["self"] = d
+unknown(d)
+items = []
+items.append(items)
+unknown(items)
+nested = {"speculative_config": {}}
+nested["speculative_config"]["back"] = nested
+LLM("m", return_sampling_mask=True, logits_processors=items, **nested)
+"""
+    from vllm_lint.python import analyze_tree
+
+    analyze_tree(ast.parse(source), NEWEST_VERSION)
+
+
+# ------------------------------------------------------------------ bad files
+
+
+def _write_bad_files(root: Path) -> dict[str, str]:
+    """Bad files under ``root``; the value is text the file's diagnostic must contain."""
+    expected: dict[str, str] = {}
+
+    def put(name: str, data: bytes, diagnostic: str) -> None:
+        (root / name).write_bytes(data)
+        expected[name] = diagnostic
+
+    put("binary.py", b"\x7fELF\x00\x01\x02" + RELEVANT + b"\x00\xff", "binary file")
+    put("invalid_utf8.py", RELEVANT + b'LLM("m", return_sampling_mask=True)  # \xff\xfe\n', "invalid utf-8")
+    put("bad_cookie.py", b"# -*- coding: no-such-codec -*-\n" + RELEVANT, "cannot parse")
+    put("syntax.py", RELEVANT + b"def broken(:\n", "syntax error")
+    put("deep_parens.py", RELEVANT + b"x = " + b"(" * 10_000 + b")" * 10_000 + b"\n", "cannot parse")
+    put("deep_lists.py", RELEVANT + b"x = " + b"[" * 10_000 + b"]" * 10_000 + b"\n", "cannot parse")
+    put("deep_calls.py", RELEVANT + b"x = " + b"f(" * 10_000 + b")" * 10_000 + b"\n", "cannot parse")
+    put("deep_binop.py", RELEVANT + b"x = " + b" + ".join([b"1"] * 10_000) + b"\n", "cannot parse")
+    put(
+        "deep_blocks.py",
+        RELEVANT + b"".join(b" " * i + b"if x:\n" for i in range(300)) + b" " * 300 + b"pass\n",
+        "cannot parse",
+    )
+    # 50 MB that parses: the finding in its second line is its diagnostic.
+    padding = b"# padding of a big generated file ........................................\n"
+    put(
+        "big.py",
+        b'from vllm import LLM\nllm = LLM("m", return_sampling_mask=True)\n' + padding * (50 * 2**20 // len(padding)),
+        "VLM105",
+    )
+    # Over the size limit: reported without being read (a sparse file costs no disk).
+    with open(root / "huge.py", "wb") as handle:
+        handle.truncate(65 * 2**20)
+    expected["huge.py"] = "file too large"
+
+    os.symlink("loop.py", root / "loop.py")
+    expected["loop.py"] = "symbolic links"
+    os.symlink("does_not_exist.py", root / "dangling.py")
+    expected["dangling.py"] = "cannot read"
+    os.mkfifo(root / "fifo.py")
+    expected["fifo.py"] = "not a regular file"
+    (root / "sub").mkdir()
+    os.symlink("..", root / "sub" / "parent")  # a directory loop: walked once
+    return expected
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX only")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bad_files_each_get_a_diagnostic(tmp_path, jobs):
+    expected = _write_bad_files(tmp_path)
+    result = run_cli("-j", jobs, "--output-format", "concise", ".", cwd=tmp_path)
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    assert result.returncode == 1, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    for name, diagnostic in expected.items():
+        mine = [line for line in lines if line.startswith(f"{name}:")]
+        assert len(mine) == 1, f"{name}: expected one diagnostic, got {mine}"
+        assert diagnostic.lower() in mine[0].lower(), mine[0]
+    assert not any(line.startswith("sub") for line in lines)
+
+
+def test_unreadable_file(tmp_path):
+    path = tmp_path / "secret.py"
+    path.write_bytes(RELEVANT)
+    path.chmod(0)
+    try:
+        if os.access(path, os.R_OK):
+            pytest.skip("running as a user who can read a mode-000 file (root)")
+        result = run_cli(str(path))
+        assert "Traceback" not in result.stderr
+        assert result.returncode == 1
+        assert "cannot read" in result.stdout
+    finally:
+        path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+def test_a_directory_named_like_a_python_file(tmp_path):
+    folder = tmp_path / "x.py"
+    folder.mkdir()
+    (folder / "inner.py").write_bytes(RELEVANT + b'LLM("m", return_sampling_mask=True)\n')
+    result = run_cli(str(folder))
+    assert "Traceback" not in result.stderr
+    assert result.returncode == 1
+    assert "inner.py" in result.stdout
+
+
+def test_file_deleted_after_discovery(tmp_path, monkeypatch, capsys):
+    from vllm_lint import cli
+
+    kept = tmp_path / "kept.py"
+    kept.write_bytes(RELEVANT + b'LLM("m", return_sampling_mask=True, logprobs_mode="processed_logprobs")\n')
+    gone = tmp_path / "gone.py"
+    gone.write_bytes(RELEVANT)
+    discover = cli.discover
+
+    def discover_then_delete(*args, **kwargs):
+        found = discover(*args, **kwargs)
+        gone.unlink()
+        return found
+
+    monkeypatch.setattr(cli, "discover", discover_then_delete)
+    code = cli.main(["check", "--output-format", "concise", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"{gone}: cannot parse: cannot read" in out
+    assert "kept.py" not in out
