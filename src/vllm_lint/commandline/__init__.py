@@ -207,9 +207,12 @@ class Context:
                 origin = finding.origin
                 if origin is not None and origin.path is not None and origin.path != "<implicit>":
                     finding.message += f" (set in {origin.path}, line {origin.span.line})"
-                finding.fix = build_fix(finding, record, self)
-                # The edits --fix-mode disable-replay would make instead (removing the mask).
-                finding.disable_replay_fix = build_disable_replay_fix(finding, record, self)
+                try:
+                    finding.fix = build_fix(finding, record, self)
+                    # The edits --fix-mode disable-replay would make instead (removing the mask).
+                    finding.disable_replay_fix = build_disable_replay_fix(finding, record, self)
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError):  # pragma: no cover
+                    finding.fix = finding.disable_replay_fix = None  # a fix we cannot compute is not offered
                 result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
         return result
@@ -255,6 +258,9 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
         return result
     except ParseError as error:
         result.error = FileError(path, error.reason, error.line, error.col)
+        return result
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:  # pragma: no cover - a bug, not the file
+        result.error = FileError(path, f"internal error while reading this file: {type(error).__name__}: {error}")
         return result
     result.findings = ctx.findings()
     return result

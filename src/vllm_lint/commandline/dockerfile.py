@@ -99,7 +99,7 @@ def instructions(text: str) -> list[Instruction]:
             base = starts[index] + column
             continued = False
             trimmed = content.rstrip(" \t")
-            if trimmed.endswith(escape) and not trimmed.endswith(escape * 2) or (trimmed.endswith(escape) and escape == "`"):
+            if trimmed.endswith(escape):
                 content = trimmed[:-1]
                 continued = True
             chars.extend(content)
@@ -180,7 +180,6 @@ def exec_words(text: str, offs: list[int]) -> list[Word] | None:
 def collect(ctx) -> None:
     stages: dict[str, Stage] = {}
     stage: Stage | None = None
-    results: list[tuple[Stage, int]] = []
     for instruction in instructions(ctx.source.text):
         keyword = instruction.keyword
         if keyword == "FROM":
@@ -213,7 +212,6 @@ def collect(ctx) -> None:
             stage.cmd_inherited = False
     if stage is not None:
         _finish(ctx, stage)
-    del results
 
 
 def _from(ctx, instruction: Instruction, stages: dict[str, Stage]) -> Stage:
