@@ -434,3 +434,17 @@ def test_python_argv_findings_offer_no_python_edit(tmp_path):
     result = lint_text(tmp_path, "launch.py", text)
     assert [(f.span.line, f.span.col, f.code) for f in result.findings] == [(2, 38, "VLM105")]
     assert result.findings[0].span.end_line is None  # not a call the Python fixer could extend
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'ARGS=(--logprobs-mode processed_logprobs)\nvllm serve m --return-sampling-mask "${ARGS[@]}"',
+        'vllm serve m --return-sampling-mask "$@"',
+        "vllm serve m --return-sampling-mask $EXTRA",
+        "vllm serve m --return-sampling-mask `extra-flags`",
+    ],
+)
+def test_expansions_to_several_words_silence_unwritten_settings(tmp_path, line):
+    facts = facts_of(tmp_path, line)
+    assert facts.open and str(value(facts, "logprobs_mode")) == "UNKNOWN"

@@ -68,6 +68,7 @@ class Unknown:
     start: int
     split: bool = True  # unquoted: may expand to several words
     empty: bool = False  # expands to nothing (a comment in backticks)
+    many: bool = False  # "${ARRAY[@]}": several words even when quoted
 
 
 @dataclass(eq=False, slots=True)
@@ -379,6 +380,8 @@ _BRACED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:(:?[-=+?])(.
 
 
 def _braced(inner: str, quoted: bool, start: int):
+    if re.search(r"\[[@*]\]", inner) and not inner.startswith("#"):
+        return Unknown(quoted, start, many=True)  # an array's elements
     match = _BRACED.match(inner)
     if not match or inner.startswith(("#", "!")) and len(inner) > 1:
         return Unknown(quoted, start, split=not inner.startswith("#"))
@@ -539,7 +542,9 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             continue
         if isinstance(part, Unknown) and part.empty:
             continue
-        if isinstance(part, Var) and (part.name == "@" or (part.name == "*" and not part.quoted)):
+        if (isinstance(part, Var) and (part.name == "@" or (part.name == "*" and not part.quoted))) or (
+            isinstance(part, Unknown) and part.many
+        ):
             # "$@" / $@ / $*: any number of words.
             if chars or present or unknown:
                 unknown = True
