@@ -7,8 +7,8 @@ before/after pairs for fixes in testdata/fixes-commandline.
 from __future__ import annotations
 
 import pytest
-
 from fixtures import TESTDATA, target_version
+
 from vllm_lint.commandline import MAX_ANALYSED_BYTES, lint_command_file
 from vllm_lint.commandline.kinds import command_file_kind
 from vllm_lint.lint import file_kind, lint_file
@@ -83,9 +83,8 @@ def test_check_discovers_command_files(tmp_path):
     (tmp_path / "Dockerfile").write_text("FROM vllm/vllm-openai\nRUN vllm serve m --return-sampling-mask\n")
     (tmp_path / "deploy.yaml").write_text("image: vllm/vllm-openai\nargs: [--return-sampling-mask]\n")
     (tmp_path / "notes.txt").write_text("vllm serve m --return-sampling-mask\n")
-    from io import StringIO
-
     import contextlib
+    from io import StringIO
 
     out = StringIO()
     with contextlib.redirect_stdout(out):

@@ -15,9 +15,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from vllm_lint.commandline.words import Source, Word
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Span
 from vllm_lint.findings import FileError, Finding
-from vllm_lint.commandline.words import Source, Word
 
 # Every command-line finding needs one of these settings written somewhere: the
 # replay flags themselves, or a --config file that may hold them.
@@ -245,8 +245,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     except UnicodeDecodeError as error:
         result.error = FileError(path, f"invalid utf-8 bytes at offset {error.start}")
         return result
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     result.source = text
     result.newline = "\r\n" if "\r\n" in text[:10000] else "\n"
     version, _ = version_for(path)

@@ -16,10 +16,10 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import UNKNOWN
 from vllm_lint.commandline import shell
 from vllm_lint.commandline.launchers import is_vllm_image
 from vllm_lint.commandline.words import JSON, NONE, Word, synthetic
+from vllm_lint.facts import UNKNOWN
 
 _INSTRUCTION = re.compile(r"^[ \t]*([A-Za-z]+)(?=[ \t]|$)[ \t]*")
 _DIRECTIVE = re.compile(r"^#[ \t]*([A-Za-z]+)[ \t]*=[ \t]*(\S+)[ \t]*$")
@@ -243,7 +243,7 @@ def _env(instruction: Instruction, stage: Stage) -> None:
     for name in stage.args:
         known.vars.setdefault(name, UNKNOWN)
     if not _ENV_PAIR.match(text):
-        match = re.match(r"\s*(\S+)\s+(.*)$", text, re.S)
+        match = re.match(r"\s*(\S+)\s+(.*)$", text, re.DOTALL)
         if match:
             value = match.group(2).strip()
             if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":

@@ -18,6 +18,7 @@ Nothing is offered when a word is not written contiguously in this file
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from vllm_lint.commandline.words import CONFIG, JSON, SHELL, YAML_BLOCK, Source, Word
 from vllm_lint.findings import Edit, Fix
@@ -82,7 +83,7 @@ def build_disable_replay_fix(finding, record, ctx) -> Fix | None:
 
 def _edits(source: Source, spans: list[tuple[int, int, str]]) -> list[Edit] | None:
     spans = sorted(spans)
-    for (s1, e1, _), (s2, _e2, _) in zip(spans, spans[1:]):
+    for (_s1, e1, _), (s2, _e2, _) in pairwise(spans):
         if s2 < e1:
             return None
     edits = []
@@ -242,7 +243,7 @@ def _remove_words(record, ctx, words: list[Word]) -> list[tuple[int, int, str]] 
 
 def _remove_shell(source: Source, words: list[Word]) -> tuple[int, int, str] | None:
     text = source.text
-    for a, b in zip(words, words[1:]):
+    for a, b in pairwise(words):
         if b.start < a.end or not _GAP.fullmatch(text[a.end : b.start]):
             return None
     first, last = words[0], words[-1]

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from vllm_lint.facts import UNKNOWN, Known, Mapping, Origin, Span
 from vllm_lint.commandline.words import CONFIG, NONE, Source, Word, open_word
+from vllm_lint.facts import UNKNOWN, Known, Mapping, Origin, Span
 from vllm_lint.versions import Version
 
 BOOL, VALUE, LIST = "bool", "value", "list"
@@ -563,11 +563,11 @@ __all__ = [
     "API_SERVER",
     "CONFIG",
     "DYNAMO",
+    "SERVE",
     "Dialect",
     "Flag",
-    "Parsed",
     "ParseFailure",
-    "SERVE",
+    "Parsed",
     "interpret",
     "to_fact",
     "word_origin",

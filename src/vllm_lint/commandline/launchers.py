@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from vllm_lint.facts import ABSENT, UNKNOWN
 from vllm_lint.commandline.flags import API_SERVER, DYNAMO, SERVE, Dialect
 from vllm_lint.commandline.words import Word
+from vllm_lint.facts import ABSENT, UNKNOWN
 
 VLLM_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vllm/vllm-openai(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?$")
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
@@ -223,18 +223,7 @@ def _shell(words: list[Word], index: int, env, env_open) -> Script | None:
 
 # docker run options that take a value (the rest are flags); enough to find the image.
 _DOCKER_VALUE_OPTIONS = frozenset(
-    """-a --attach --add-host --annotation --blkio-weight --blkio-weight-device --cap-add --cap-drop
-    --cgroup-parent --cgroupns --cidfile --cpu-period --cpu-quota --cpu-rt-period --cpu-rt-runtime -c
-    --cpu-shares --cpus --cpuset-cpus --cpuset-mems --device --device-cgroup-rule --device-read-bps
-    --device-read-iops --device-write-bps --device-write-iops --dns --dns-option --dns-search
-    --domainname --entrypoint -e --env --env-file --expose --gpus --group-add --health-cmd
-    --health-interval --health-retries --health-start-interval --health-start-period --health-timeout
-    -h --hostname --ip --ip6 --ipc --isolation --kernel-memory -l --label --label-file --link
-    --link-local-ip --log-driver --log-opt --mac-address -m --memory --memory-reservation --memory-swap
-    --memory-swappiness --mount --name --network --net --network-alias --net-alias --oom-score-adj
-    --pid --pids-limit --platform -p --publish --pull --restart --runtime --security-opt --shm-size
-    --stop-signal --stop-timeout --storage-opt --sysctl --tmpfs --ulimit -u --user --userns --uts -v
-    --volume --volume-driver --volumes-from -w --workdir""".split()
+    ["-a", "--attach", "--add-host", "--annotation", "--blkio-weight", "--blkio-weight-device", "--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns", "--cidfile", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "-c", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--device", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops", "--dns", "--dns-option", "--dns-search", "--domainname", "--entrypoint", "-e", "--env", "--env-file", "--expose", "--gpus", "--group-add", "--health-cmd", "--health-interval", "--health-retries", "--health-start-interval", "--health-start-period", "--health-timeout", "-h", "--hostname", "--ip", "--ip6", "--ipc", "--isolation", "--kernel-memory", "-l", "--label", "--label-file", "--link", "--link-local-ip", "--log-driver", "--log-opt", "--mac-address", "-m", "--memory", "--memory-reservation", "--memory-swap", "--memory-swappiness", "--mount", "--name", "--network", "--net", "--network-alias", "--net-alias", "--oom-score-adj", "--pid", "--pids-limit", "--platform", "-p", "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs", "--ulimit", "-u", "--user", "--userns", "--uts", "-v", "--volume", "--volume-driver", "--volumes-from", "-w", "--workdir"]
 )
 
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import ast
 
-from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, Span
 from vllm_lint.commandline.words import NONE, Word, open_word
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, Span
 
 SUBPROCESS_CALLS = frozenset(
     {

@@ -16,12 +16,12 @@ script does not set is taken as unset.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from vllm_lint.facts import ABSENT, UNKNOWN
 from vllm_lint.commandline.launchers import might_launch
 from vllm_lint.commandline.words import SHELL, Word, open_word
+from vllm_lint.facts import ABSENT, UNKNOWN
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>]+")  # a run of characters that need no attention
@@ -103,7 +103,7 @@ class Newline:
 
 
 class _Builder:
-    __slots__ = ("parts", "start", "end")
+    __slots__ = ("end", "parts", "start")
 
     def __init__(self, start: int) -> None:
         self.parts: list = []
@@ -376,7 +376,7 @@ def _dollar(text: str, i: int, word: _Builder, quoted: bool) -> int:
     return i + 1
 
 
-_BRACED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:(:?[-=+?])(.*))?$", re.S)
+_BRACED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:(:?[-=+?])(.*))?$", re.DOTALL)
 
 
 def _braced(inner: str, quoted: bool, start: int):

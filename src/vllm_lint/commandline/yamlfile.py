@@ -25,9 +25,22 @@ from __future__ import annotations
 
 import re
 
-from vllm_lint.facts import ABSENT, UNKNOWN
-from vllm_lint.commandline.words import JSON, NONE, SHELL, YAML_BLOCK, Word, open_word, synthetic
-from vllm_lint.commandline.yamlsrc import PLACEHOLDER, Templates, compose_all, scalar_offsets, strip_templates
+from vllm_lint.commandline.words import (
+    JSON,
+    NONE,
+    YAML_BLOCK,
+    Word,
+    open_word,
+    synthetic,
+)
+from vllm_lint.commandline.yamlsrc import (
+    PLACEHOLDER,
+    Templates,
+    compose_all,
+    scalar_offsets,
+    strip_templates,
+)
+from vllm_lint.facts import UNKNOWN
 
 SCRIPT_KEYS = frozenset({"run", "script", "before_script", "after_script", "commands", "cmds"})
 ENV_KEYS = frozenset({"env", "envs", "environment", "variables"})
@@ -45,7 +58,6 @@ _COMPOSE_VAR = re.compile(r"\$\$|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 
 
 def collect(ctx) -> None:
-    import yaml
 
     text = ctx.source.text
     templates = Templates()
@@ -382,7 +394,7 @@ def _vllm_image(image: str) -> bool:
     image = image.strip()
     if PLACEHOLDER in image:
         # vllm/vllm-openai:{{ .Values.tag }}: a templated tag is still the vLLM image.
-        repository, colon, tag = image.partition(":")
+        repository, colon, _tag = image.partition(":")
         return bool(colon) and PLACEHOLDER not in repository and is_vllm_image(repository)
     return is_vllm_image(image)
 

@@ -12,7 +12,7 @@ import re
 
 PLACEHOLDER = "\ue000"  # stands for a Helm/Go template expression: unknown text
 
-_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.S)
+_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 _CONTROL_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(/\*.*?\*/|[^{}]*?)\s*-?\}\}[ \t]*)+$")
 _ACTION = re.compile(r"\{\{-?\s*(\w+)")
 
