@@ -107,6 +107,13 @@ def spell(facts: EngineFacts, name: str, value: object = True) -> str:
     return f"{name}={value!r}"
 
 
+def name_of(facts: EngineFacts, name: str) -> str:
+    """A setting's name as the front end writes it: ``logits_processors`` or ``--logits-processors``."""
+    if facts.source == "command-line":
+        return "--" + name.replace("_", "-")
+    return name
+
+
 def quote(key: str, limit: int | None = None) -> str:
     text = VLLM_ERRORS[key]
     if limit is not None and len(text) > limit:

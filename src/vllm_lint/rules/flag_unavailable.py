@@ -32,7 +32,7 @@ No automatic fix: upgrade vLLM (pin `vllm>=0.28`) rather than drop the feature.
 All releases; which flags it reports depends on the release.
 """
 
-from vllm_lint.rules.base import Rule
+from vllm_lint.rules.base import Rule, name_of
 from vllm_lint.versions import ALL_VERSIONS, Version
 
 FIRST_RELEASE = {
@@ -49,7 +49,7 @@ def check(facts, version):
         if not facts.present(name):
             continue
         yield RULE.finding(
-            f"{name} does not exist in vLLM {version.major}.{version.minor} (added in "
+            f"{name_of(facts, name)} does not exist in vLLM {version.major}.{version.minor} (added in "
             f"{first.major}.{first.minor}); vLLM raises TypeError: unexpected keyword argument "
             f"'{name}'. Upgrade vLLM or remove it",
             facts.location_of(name),

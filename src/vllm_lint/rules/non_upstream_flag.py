@@ -30,7 +30,7 @@ unsafe for `return_sampling_mask_logprobs` (removed).
 All releases.
 """
 
-from vllm_lint.rules.base import Rule
+from vllm_lint.rules.base import Rule, name_of
 from vllm_lint.versions import ALL_VERSIONS
 
 REPLACEMENTS = {
@@ -48,7 +48,7 @@ def check(facts, version):
         if not facts.present(name):
             continue
         finding = RULE.finding(
-            f"{name} is not a vLLM option (no release has it; vLLM raises TypeError: unexpected "
+            f"{name_of(facts, name)} is not a vLLM option (no release has it; vLLM raises TypeError: unexpected "
             f"keyword argument '{name}'); {advice}",
             facts.location_of(name),
             facts.written.get(name),

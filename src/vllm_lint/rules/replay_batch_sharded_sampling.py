@@ -43,7 +43,7 @@ sampling is spread over the tensor-parallel ranks.
 """
 
 from vllm_lint.facts import known_bool
-from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
 from vllm_lint.versions import since
 
 
@@ -53,8 +53,8 @@ def check(facts, version):
     fact = facts.get("enable_batch_sharded_sampling")
     if known_bool(fact) is True:
         yield RULE.finding(
-            "return_sampling_mask=True cannot be combined with enable_batch_sharded_sampling=True; "
-            f"remove enable_batch_sharded_sampling. vLLM refuses to start: {quote('R6', 90)}",
+            f"{spell(facts, 'return_sampling_mask')} cannot be combined with "
+            f"{spell(facts, 'enable_batch_sharded_sampling')}; remove {name_of(facts, 'enable_batch_sharded_sampling')}. vLLM refuses to start: {quote('R6', 90)}",
             facts.location_of("enable_batch_sharded_sampling"),
             facts.written.get("enable_batch_sharded_sampling"),
             action="remove",

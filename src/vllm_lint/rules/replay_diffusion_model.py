@@ -32,7 +32,7 @@ No automatic fix: the model is the user's choice.
 """
 
 from vllm_lint.facts import Known, Mapping
-from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
 from vllm_lint.versions import since
 
 DIFFUSION_MODEL_MARKER = "diffusiongemma"
@@ -43,7 +43,7 @@ def _diffusion_reason(facts):
     if isinstance(overrides, Known) and isinstance(overrides.value, Mapping):
         canvas = overrides.value.get("canvas_length")
         if isinstance(canvas, Known) and canvas.value is not None:
-            return "hf_overrides", "hf_overrides sets canvas_length, which makes any model a diffusion model"
+            return "hf_overrides", f"{name_of(facts, 'hf_overrides')} sets canvas_length, which makes any model a diffusion model"
     model = facts.get("model")
     if isinstance(model, Known) and isinstance(model.value, str) and DIFFUSION_MODEL_MARKER in model.value.lower():
         return "model", f'"{model.value}" is a diffusion model'
@@ -57,7 +57,7 @@ def check(facts, version):
     if reason:
         name, why = reason
         yield RULE.finding(
-            f"return_sampling_mask=True cannot be used with a diffusion model: {why}; use an "
+            f"{spell(facts, 'return_sampling_mask')} cannot be used with a diffusion model: {why}; use an "
             f"autoregressive model or turn replay off. vLLM refuses to start: {quote('R3')}",
             facts.location_of(name),
         )

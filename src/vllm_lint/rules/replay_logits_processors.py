@@ -38,7 +38,7 @@ changes what is generated.
 """
 
 from vllm_lint.facts import Known, truthiness
-from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
 from vllm_lint.versions import since
 
 
@@ -48,7 +48,8 @@ def check(facts, version):
     processors = facts.get("logits_processors")
     if isinstance(processors, Known) and truthiness(processors.value) is True:
         yield RULE.finding(
-            "return_sampling_mask=True cannot be combined with engine-level logits_processors; "
+            f"{spell(facts, 'return_sampling_mask')} cannot be combined with engine-level "
+            f"{name_of(facts, 'logits_processors')}; "
             f"remove them or turn replay off. vLLM refuses to start: {quote('R4')}",
             facts.location_of("logits_processors"),
             facts.written.get("logits_processors"),

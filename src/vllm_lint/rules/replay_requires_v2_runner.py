@@ -43,7 +43,7 @@ feature; the message names it.
 0.28-0.33. vLLM 0.34 removed Model Runner V1 and the variable.
 """
 
-from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.rules.base import Rule, name_of, quote, replay_on
 from vllm_lint.runner import ENV_VAR, choose_runner
 
 
@@ -61,7 +61,7 @@ def check(facts, version):
     choice = choose_runner(facts, version)
     if choice.v1:
         yield RULE.finding(
-            f"return_sampling_mask needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}. "
+            f"{name_of(facts, 'return_sampling_mask')} needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}. "
             f"vLLM refuses to start: {quote('R1')}",
             facts.anchor,
         )

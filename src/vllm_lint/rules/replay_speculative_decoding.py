@@ -44,7 +44,7 @@ speculative configuration (older releases), which changes throughput.
 """
 
 from vllm_lint.facts import Known, Mapping, known_bool
-from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
 from vllm_lint.versions import since
 
 ADAPTIVE_ONLY = since("0.32")
@@ -75,8 +75,8 @@ def check(facts, version):
         adaptive = config.value.get("enable_adaptive_verification")
         if known_bool(adaptive) is True:
             yield RULE.finding(
-                "return_sampling_mask=True cannot be combined with adaptive verification; remove "
-                "enable_adaptive_verification from speculative_config. vLLM refuses to start: "
+                f"{spell(facts, 'return_sampling_mask')} cannot be combined with adaptive verification; remove "
+                f"enable_adaptive_verification from {name_of(facts, 'speculative_config')}. vLLM refuses to start: "
                 f"{quote('R2-new')}",
                 facts.location_of("speculative_config"),
                 adaptive.origin if isinstance(adaptive, Known) else None,
@@ -86,8 +86,8 @@ def check(facts, version):
     name = _enabled_by(facts)
     if name is not None:
         yield RULE.finding(
-            f"return_sampling_mask=True cannot be combined with speculative decoding ({name}) "
-            f"before vLLM 0.32; remove {name} or upgrade vLLM. vLLM refuses to start: {quote('R2-old')}",
+            f"{spell(facts, 'return_sampling_mask')} cannot be combined with speculative decoding "
+            f"({name_of(facts, name)}) before vLLM 0.32; remove {name_of(facts, name)} or upgrade vLLM. vLLM refuses to start: {quote('R2-old')}",
             facts.location_of(name),
             facts.written.get(name),
             action="remove-speculative-config",

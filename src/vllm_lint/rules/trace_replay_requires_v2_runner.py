@@ -33,7 +33,7 @@ No automatic fix (see VLM101).
 0.29-0.33 (trace replay appeared in 0.29; 0.34 has no V1 runner).
 """
 
-from vllm_lint.rules.base import Rule, quote, trace_replay_on
+from vllm_lint.rules.base import Rule, name_of, quote, trace_replay_on
 from vllm_lint.rules.replay_requires_v2_runner import runner_advice
 from vllm_lint.runner import choose_runner
 from vllm_lint.versions import since
@@ -45,7 +45,7 @@ def check(facts, version):
     choice = choose_runner(facts, version)
     if choice.v1:
         yield RULE.finding(
-            f"enable_trace_replay needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}. "
+            f"{name_of(facts, 'enable_trace_replay')} needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}. "
             f"vLLM refuses to start: {quote('R7')}",
             facts.anchor,
         )
