@@ -397,3 +397,17 @@ def test_fixing_command_line_fixtures_twice_changes_nothing_more(tmp_path, mode)
     code, out, err = run(["check", *flags])
     assert "Fixed " not in out, out
     assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()} == after_first
+
+
+def test_disable_replay_mode_on_a_serve_script(tmp_path):
+    script = tmp_path / "serve.sh"
+    script.write_text(
+        "#!/usr/bin/env bash\n"
+        "vllm serve Qwen/Qwen3-8B \\\n"
+        "    --return-sampling-mask \\\n"
+        "    --enable-batch-sharded-sampling\n"
+    )
+    from vllm_lint.cli import main
+
+    assert main(["check", "--fix", "--unsafe-fixes", "--fix-mode", "disable-replay", str(script)]) == 0
+    assert script.read_text() == "#!/usr/bin/env bash\nvllm serve Qwen/Qwen3-8B \\\n    --enable-batch-sharded-sampling\n"

@@ -35,6 +35,9 @@ class Finding:
     fix_action: str | None = None
     fix_safety: str | None = None
     fix: Fix | None = None
+    # Command-line front ends: the edits ``--fix-mode disable-replay`` makes instead
+    # (removing --return-sampling-mask).
+    disable_replay_fix: Fix | None = None
     path: str = ""
 
     @property

@@ -183,11 +183,12 @@ def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdi
         linted = lint_command_file(result.path, new_text.encode(encoded.encoding), kind, version_for)
         return [f for f in linted.findings if keep(f)]
 
-    def allowed(finding: Finding) -> bool:
-        # The command-line front end offers keep-replay fixes only.
-        return mode != DISABLE_REPLAY or finding.code not in REPLAY_CODES
+    def fix_of(finding: Finding):
+        if mode == DISABLE_REPLAY and finding.code in REPLAY_CODES:
+            return finding.disable_replay_fix  # remove --return-sampling-mask instead
+        return finding.fix
 
-    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline, allowed=allowed)
+    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline, fix_of=fix_of)
     return FileFix(
         result.path, text, outcome.text, outcome.fixed, outcome.remaining, encoded, data, outcome.error, outcome.converged
     )

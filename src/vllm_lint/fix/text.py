@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from vllm_lint.findings import Edit, Finding
+from vllm_lint.findings import Edit, Finding, Fix
 from vllm_lint.fix.plan import applicable
 
 MAX_PASSES = 8
@@ -82,24 +82,22 @@ def fix_text(
     unsafe: bool = False,
     newline: str = "\n",
     max_passes: int = MAX_PASSES,
-    allowed: Callable[[Finding], bool] | None = None,
+    fix_of: Callable[[Finding], Fix | None] | None = None,
 ) -> TextOutcome:
     """Apply the findings' own fixes; ``relint`` lints a new text and returns its findings.
 
-    ``allowed`` says which findings' fixes may be applied (default: all).
+    ``fix_of`` picks the fix to apply for a finding (default: ``finding.fix``).
     """
     current = text
     fixed: list[Finding] = []
     converged = False
     for _ in range(max_passes):
         starts = _line_starts(current)
-        chosen: list[Finding] = []
+        chosen: list[tuple[Finding, Fix]] = []
         taken: list[tuple[int, int]] = []
         for finding in findings:
-            fix = finding.fix
+            fix = fix_of(finding) if fix_of is not None else finding.fix
             if fix is None or not fix.edits or not applicable(fix.applicability, unsafe):
-                continue
-            if allowed is not None and not allowed(finding):
                 continue
             spans = []
             for edit in fix.edits:
@@ -111,16 +109,16 @@ def fix_text(
                 spans.append((start, end))
             if not spans or _overlaps(spans, taken):
                 continue  # a later pass applies it, if it is still wanted
-            chosen.append(finding)
+            chosen.append((finding, fix))
             taken.extend(spans)
         if not chosen:
             converged = True
             break
-        new = apply_edits(current, [edit for finding in chosen for edit in finding.fix.edits], newline)
+        new = apply_edits(current, [edit for _, fix in chosen for edit in fix.edits], newline)
         if new is None or new == current:
             converged = True
             break
-        fixed.extend(chosen)
+        fixed.extend(finding for finding, _ in chosen)
         current = new
         findings = relint(current)
     return TextOutcome(current, fixed, findings, None, converged)
