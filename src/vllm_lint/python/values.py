@@ -158,7 +158,7 @@ class FunctionRef:
 @dataclass(eq=False)
 class ClassRef:
     node: ast.AST
-    info: object = None  # what instances look like (analyzer._ClassInfo)
+    info: object = None  # what instances look like (calls.ClassInfo)
 
 
 @dataclass(eq=False)

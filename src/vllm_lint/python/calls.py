@@ -1,0 +1,591 @@
+"""Calls: builtins, the standard library (``os.environ``, ``json``, ``copy``), dict and list
+methods, same-module functions (inlined with their arguments) and config-object instances."""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass
+
+from vllm_lint.commandline.pyhook import SUBPROCESS_CALLS
+from vllm_lint.facts import UNKNOWN, Origin
+from vllm_lint.python import symbols
+from vllm_lint.python.state import (
+    DATACLASS_DECORATORS,
+    DICT_READERS,
+    ENV_UNSET,
+    FIELD_BASES,
+    FIELD_FUNCTIONS,
+    LIST_READERS,
+    LOGGER_NAMES,
+    MAX_INLINE_DEPTH,
+    REQUEST_METHODS,
+    BoundMethod,
+    Scope,
+    SelfAttribute,
+    State,
+    span_of,
+)
+from vllm_lint.python.symbols import VllmClass
+from vllm_lint.python.values import (
+    Builtin,
+    ClassRef,
+    DictObj,
+    EngineObj,
+    FunctionRef,
+    ListObj,
+    ObjectArgs,
+    PartialObj,
+    Slot,
+    StdName,
+    joined_spans,
+)
+
+
+class CallsMixin:
+    """Calls the resolver understands; anything else is unknown code that may change its arguments."""
+
+    # ------------------------------------------------------------------ calls
+
+    def _eval_Call(self, node: ast.Call) -> object:
+        func = self._eval(node.func)
+        if isinstance(func, VllmClass):
+            return self._construct(func.name, node)
+        if isinstance(func, PartialObj):
+            return self._construct(func.target.name, node, func)
+        if isinstance(func, BoundMethod):
+            return self._method_call(func, node)
+        if isinstance(func, SelfAttribute):
+            self._args_escape(node)
+            return UNKNOWN
+        if isinstance(func, StdName):
+            return self._std_call(func.path, node)
+        if isinstance(func, Builtin):
+            return self._builtin_call(func.name, node)
+        if isinstance(node.func, ast.Attribute):
+            owner = node.func.value
+            if isinstance(owner, ast.Name) and owner.id in LOGGER_NAMES:
+                self._args_read(node)
+                return UNKNOWN
+            if (
+                isinstance(owner, ast.Attribute)
+                and owner.attr == "self"
+                or (
+                    isinstance(owner, ast.Attribute)
+                    and isinstance(owner.value, ast.Name)
+                    and owner.value.id == "self"
+                    and node.func.attr in REQUEST_METHODS
+                )
+            ):
+                return self._self_request(node)
+        if isinstance(func, FunctionRef):
+            result = self._inline_call(func, node)
+            if result is not NOT_INLINED:
+                return result
+            if self.scope.kind == "module":
+                self._forget_volatile()
+        if isinstance(func, ClassRef):
+            return self._instantiate(func, node)
+        if self.scope.kind == "class" and call_name(node.func) in FIELD_FUNCTIONS:
+            return self._field_default(node)
+        self._args_escape(node)
+        return UNKNOWN
+
+    # ------------------------------------------------- same-module functions
+
+    def _inline_call(self, func: FunctionRef, node: ast.Call) -> object:
+        """Analyse a same-module function's body with this call's arguments.
+
+        One or two levels deep: enough for ``build_engine(**kwargs)`` helpers and
+        functions returning a kwargs dict or a ``SamplingParams``.
+        """
+        fn = func.node
+        if (
+            func.class_node is not None
+            or fn in self._inline_stack
+            or len(self._inline_stack) >= MAX_INLINE_DEPTH
+            or self._inline_budget <= 0
+        ):
+            return NOT_INLINED
+        self._inline_budget -= 1
+        bindings = self._bind_arguments(fn, node)
+        local, declared = self.summary.locals_of(fn)
+        parent = func.scope if isinstance(func.scope, Scope) else self.module_scope
+        while parent.kind == "class":
+            parent = parent.parent
+        scope = Scope("function", fn, parent, local, declared)
+        saved = (self.scope, self.state, self._returns)
+        self.scope = scope
+        self.state = State(bindings, self.state.env, self.state.env_open)
+        self._returns = []
+        self._inline_stack.append(fn)
+        stopped = self._stopped
+        self._stopped = False
+        try:
+            self._block(fn.body)
+            env, env_open = self.state.env, self.state.env_open
+            returns = list(self._returns)
+            if not self._stopped:
+                returns.append(None)  # falls off the end
+        finally:
+            self._inline_stack.pop()
+            self._stopped = stopped
+            self.scope, self.state, self._returns = saved
+        self.state.env, self.state.env_open = env, env_open
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fn)):
+            return UNKNOWN
+        return self._join_values(returns, {}) if returns else None
+
+    def _bind_arguments(self, fn: ast.AST, call: ast.Call) -> dict[str, object]:
+        args = fn.args
+        positional_names = [a.arg for a in args.posonlyargs + args.args]
+        keyword_names = [a.arg for a in args.kwonlyargs]
+        bound: dict[str, object] = {}
+        values: list[object] = []
+        positional_open = False
+        for arg in call.args:
+            if isinstance(arg, ast.Starred):
+                inner = self._eval(arg.value)
+                if isinstance(inner, ListObj) and inner.exact and not positional_open:
+                    values.extend(inner.elems)
+                else:
+                    self._escape(inner)
+                    positional_open = True
+            elif not positional_open:
+                values.append(self._eval(arg))
+            else:
+                self._escape(self._eval(arg))
+        for name, value in zip(positional_names, values):
+            bound[name] = value
+        extra = DictObj()
+        keywords_open = False
+        for keyword in call.keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg is not None:
+                if keyword.arg in positional_names or keyword.arg in keyword_names:
+                    bound[keyword.arg] = value
+                else:
+                    extra.items[keyword.arg] = Slot(value, Origin(span_of(keyword), "call-keyword", extra.alloc))
+                continue
+            if isinstance(value, DictObj):
+                self._feed(value)
+                keywords_open = keywords_open or not value.complete
+                for key, slot in value.items.items():
+                    if key in positional_names or key in keyword_names:
+                        bound[key] = slot.value
+                    else:
+                        extra.items[key] = slot
+            else:
+                self._escape(value)
+                keywords_open = True
+        defaults = dict(zip(positional_names[len(positional_names) - len(args.defaults) :], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        for name in positional_names + keyword_names:
+            if name in bound:
+                continue
+            if keywords_open or positional_open or name not in defaults:
+                bound[name] = UNKNOWN
+            else:
+                bound[name] = self._eval(defaults[name])
+        if args.vararg:
+            bound[args.vararg.arg] = ListObj(values[len(positional_names) :], not positional_open)
+        if args.kwarg:
+            extra.complete = not keywords_open
+            bound[args.kwarg.arg] = extra
+        elif extra.items or keywords_open:
+            pass  # a TypeError at run time; not ours to report
+        return bound
+
+    # ------------------------------------------------------ config objects
+
+    def _instantiate(self, ref: ClassRef, node: ast.Call) -> object:
+        """An instance of a same-module class: its attributes are the class defaults and the
+        constructor arguments (dataclass-like classes), unknown where methods assign them."""
+        info = ref.info or self._classes.get(id(ref.node))
+        if info is None:
+            self._args_escape(node)
+            return UNKNOWN
+        slots = {name: Slot(value, None) for name, value in info.defaults.items()}
+        open_ = info.open
+        if info.fields is not None:
+            field_open, written = self._call_slots(node, positional_names=tuple(info.fields))
+            slots.update(written)
+            open_ = open_ or field_open
+        else:
+            self._args_escape(node)
+        for name in info.assigned_in_methods:  # __init__/__post_init__ may change them
+            slots.pop(name, None)
+        return ObjectArgs("instance", node, span_of(node), slots, open_)
+
+    def _field_default(self, node: ast.Call) -> object:
+        """``dataclasses.field(default=...)``, pydantic ``Field(default, ...)``, attrs ``field(default=...)``."""
+        for keyword in node.keywords:
+            if keyword.arg == "default":
+                return self._eval(keyword.value)
+        if node.args and call_name(node.func) == "Field" and not isinstance(node.args[0], ast.Starred):
+            value = self._eval(node.args[0])
+            return UNKNOWN if value is Ellipsis else value
+        return UNKNOWN
+
+    def _args_read(self, node: ast.Call) -> None:
+        for arg in node.args:
+            self._eval(arg.value if isinstance(arg, ast.Starred) else arg)
+        for keyword in node.keywords:
+            self._eval(keyword.value)
+
+    def _args_escape(self, node: ast.Call) -> None:
+        for arg in node.args:
+            self._escape(self._eval(arg.value if isinstance(arg, ast.Starred) else arg))
+        for keyword in node.keywords:
+            self._escape(self._eval(keyword.value))
+
+    def _forget_volatile(self) -> None:
+        for name in self._volatile:
+            if name in self.state.names:
+                self.state.names[name] = UNKNOWN
+        if self._volatile_env:
+            self.state.env = {}
+            self.state.env_open = True
+
+    def _builtin_call(self, name: str, node: ast.Call) -> object:
+        if name == "dict":
+            result = DictObj()
+            sources = []
+            for arg in node.args:
+                sources.append(UNKNOWN if isinstance(arg, ast.Starred) else self._eval(arg))
+            self._dict_update(result, sources, node.keywords, None, kind="call-keyword")
+            return result
+        if name in ("list", "tuple") and len(node.args) == 1 and not node.keywords:
+            value = self._eval(node.args[0])
+            if isinstance(value, ListObj):
+                return ListObj(list(value.elems), value.exact)
+            return UNKNOWN
+        self._args_read(node)
+        return UNKNOWN
+
+    def _std_call(self, path: str, node: ast.Call) -> object:
+        if path in SUBPROCESS_CALLS:  # a server started with an argv: the command-line front end reads it
+            from vllm_lint.commandline.pyhook import subprocess_call
+
+            return subprocess_call(self, path, node)
+        if path in (
+            "os.environ.update",
+            "os.environ.setdefault",
+            "os.environ.pop",
+            "os.environ.clear",
+            "os.environ.get",
+        ):
+            return self._environ_method(path.rsplit(".", 1)[1], node)
+        if path == "os.getenv":
+            return self._env_get(self._eval(node.args[0]) if node.args else UNKNOWN)
+        if path in ("os.putenv", "os.unsetenv"):
+            # putenv/unsetenv change the C environment, not os.environ, which vLLM reads
+            # in this process while child processes see the new value: unknowable.
+            key = self._eval(node.args[0]) if node.args else UNKNOWN
+            self._args_read(node)
+            if isinstance(key, str):
+                self.state.env[key] = UNKNOWN
+            else:
+                self.state.env, self.state.env_open = {}, True
+            return None
+        if path == "json.loads" and len(node.args) == 1 and not node.keywords:
+            text = self._eval(node.args[0])
+            if isinstance(text, (str, bytes)):
+                try:
+                    return from_json(json.loads(text))
+                except (ValueError, RecursionError):
+                    return UNKNOWN
+            return UNKNOWN
+        if path in ("copy.copy", "copy.deepcopy") and len(node.args) == 1:
+            value = self._eval(node.args[0])
+            if isinstance(value, DictObj):
+                result = DictObj()
+                self._dict_update(result, [value], [], None)
+                return result
+            if isinstance(value, ListObj):
+                return ListObj(list(value.elems), value.exact)
+            return UNKNOWN
+        if path == "omegaconf.OmegaConf.create" and len(node.args) == 1 and not node.keywords:
+            value = self._eval(node.args[0])
+            if isinstance(value, DictObj):
+                return omegaconf_copy(value, {})
+            self._escape(value)
+            return UNKNOWN
+        if path == "ray.remote" and len(node.args) == 1 and not node.keywords:
+            target = self._eval(node.args[0])
+            if isinstance(target, ClassRef):
+                return target  # ray.remote(Actor): the actor class, whose .options() we follow
+            self._escape(target)
+            return UNKNOWN
+        if path == "ray.runtime_env.RuntimeEnv":
+            result = DictObj()
+            self._dict_update(result, [], node.keywords, node)
+            return result
+        if path == "functools.partial" and node.args:
+            target = self._eval(node.args[0])
+            if isinstance(target, VllmClass) and target.name in symbols.ENGINE_CONSTRUCTORS | symbols.ARGS_CONSTRUCTORS:
+                partial = PartialObj(target)
+                open_, slots = self._call_slots(node, skip_positional=1)
+                partial.slots, partial.open = slots, open_
+                return partial
+        self._args_escape(node)
+        return UNKNOWN
+
+    def _environ_method(self, method: str, node: ast.Call) -> object:
+        args = [self._eval(a) for a in node.args]
+        if method == "get":
+            value = self._env_get(args[0] if args else UNKNOWN)
+            if value is ENV_UNSET:
+                return args[1] if len(args) > 1 else None
+            return value
+        if method == "update":
+            for keyword in node.keywords:
+                value = self._eval(keyword.value)
+                if keyword.arg is None:
+                    self._env_update_from(value)
+                else:
+                    self.state.env[keyword.arg] = value if isinstance(value, str) else UNKNOWN
+            for arg in args:
+                self._env_update_from(arg)
+            return None
+        if method == "setdefault":
+            key = args[0] if args else UNKNOWN
+            if not isinstance(key, str):
+                self.state.env, self.state.env_open = {}, True
+                return UNKNOWN
+            # Counts as set: the variable is taken as unset unless this code set it.
+            current = self.state.env.get(key, UNKNOWN if self.state.env_open else ENV_UNSET)
+            if current is ENV_UNSET:
+                value = args[1] if len(args) > 1 else UNKNOWN
+                self.state.env[key] = value if isinstance(value, str) else UNKNOWN
+                return value
+            return current
+        if method == "pop":
+            key = args[0] if args else UNKNOWN
+            if isinstance(key, str):
+                current = self._env_get(key)
+                self.state.env[key] = ENV_UNSET
+                return current
+            self.state.env, self.state.env_open = {}, True
+            return UNKNOWN
+        if method == "clear":
+            self.state.env, self.state.env_open = {}, False
+            self.state.env["*cleared*"] = ENV_UNSET
+            return None
+        return UNKNOWN
+
+    def _env_update_from(self, value: object) -> None:
+        if isinstance(value, DictObj):
+            if not value.complete:
+                self.state.env, self.state.env_open = {}, True
+            for key, slot in value.items.items():
+                self.state.env[key] = slot.value if isinstance(slot.value, str) else UNKNOWN
+        else:
+            self.state.env, self.state.env_open = {}, True
+
+    def _is_environ(self, node: ast.AST) -> bool:
+        value = self._eval(node)
+        return isinstance(value, StdName) and value.path == "os.environ"
+
+    def _env_set(self, key_node: ast.AST, value: object) -> None:
+        key = self._eval(key_node)
+        if isinstance(key, str):
+            if value is ENV_UNSET:
+                self.state.env[key] = ENV_UNSET
+            else:
+                self.state.env[key] = value if isinstance(value, str) else UNKNOWN
+        else:
+            self.state.env, self.state.env_open = {}, True
+
+    def _env_get(self, key: object) -> object:
+        if not isinstance(key, str):
+            return UNKNOWN
+        if key in self.state.env:
+            return self.state.env[key]
+        return UNKNOWN  # whatever the shell set
+
+    # --------------------------------------------------------- dict mutation
+
+    def _dict_update(
+        self, target: DictObj, sources: list[object], keywords: list[ast.keyword], node, kind: str = "call-keyword"
+    ) -> None:
+        for source in sources:
+            if isinstance(source, DictObj):
+                self._feed(source)
+                if not source.complete:
+                    # Keys we have not seen may override everything written so far.
+                    target.items = {}
+                    target.complete = False
+                for key, slot in source.items.items():
+                    target.items[key] = slot
+            else:
+                target.items = {}
+                target.complete = False
+                self._escape(source)
+        for keyword in keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg is None:
+                self._dict_update(target, [value], [], keyword.value)
+            else:
+                target.items[keyword.arg] = Slot(value, Origin(span_of(keyword), kind, target.alloc))
+                self._note_feed(value)
+
+    def _method_call(self, bound: BoundMethod, node: ast.Call) -> object:
+        owner, name = bound.owner, bound.name
+        if isinstance(owner, DictObj):
+            return self._dict_method(owner, name, node)
+        if isinstance(owner, ListObj):
+            return self._list_method(owner, name, node)
+        if isinstance(owner, VllmClass):
+            return self._class_method(owner, name, node)
+        if isinstance(owner, ClassRef) and name == "options":
+            if any(k.arg == "runtime_env" for k in node.keywords):
+                self._record_ray_env(owner.node, self._runtime_env_keyword(node))
+            else:
+                self._args_read(node)
+            return owner
+        if isinstance(owner, EngineObj):
+            if name in REQUEST_METHODS:
+                self._request(owner, name, node)
+            else:
+                self._args_escape(node)
+            return UNKNOWN
+        self._args_escape(node)
+        return UNKNOWN
+
+    def _dict_method(self, target: DictObj, name: str, node: ast.Call) -> object:
+        args = [UNKNOWN if isinstance(a, ast.Starred) else self._eval(a) for a in node.args]
+        if name == "update":
+            self._dict_update(target, args, node.keywords, node)
+            return None
+        if name == "setdefault" and args and isinstance(args[0], str):
+            slot = target.items.get(args[0])
+            if slot is not None:
+                return slot.value
+            if not target.complete:
+                target.items.pop(args[0], None)
+                return UNKNOWN
+            value = args[1] if len(args) > 1 else None
+            target.items[args[0]] = Slot(value, Origin(span_of(node), "call", target.alloc))
+            return value
+        if name == "pop" and args and isinstance(args[0], str):
+            slot = target.items.pop(args[0], None)
+            if slot is not None:
+                return slot.value
+            if target.complete and len(args) > 1:
+                return args[1]
+            return UNKNOWN
+        if name == "get" and args and isinstance(args[0], str):
+            slot = target.items.get(args[0])
+            if slot is not None:
+                return slot.value
+            if target.complete:
+                return args[1] if len(args) > 1 else None
+            return UNKNOWN
+        if name == "copy" and not args:
+            result = DictObj()
+            self._dict_update(result, [target], [], node)
+            return result
+        if name == "clear":
+            target.items, target.complete = {}, True
+            return None
+        if name in DICT_READERS:
+            return UNKNOWN
+        target.forget()
+        for arg in args:
+            self._escape(arg)
+        return UNKNOWN
+
+    def _list_method(self, target: ListObj, name: str, node: ast.Call) -> object:
+        args = [UNKNOWN if isinstance(a, ast.Starred) else self._eval(a) for a in node.args]
+        if name == "append" and len(args) == 1:
+            if target.spans is not None and len(target.spans) == len(target.elems):
+                target.spans.append(span_of(node.args[0]))
+            else:
+                target.spans = None
+            target.elems.append(args[0])
+            return None
+        if name == "extend" and len(args) == 1:
+            self._list_extend(target, args[0])
+            return None
+        if name in LIST_READERS:
+            return UNKNOWN
+        target.forget()
+        return UNKNOWN
+
+    def _list_extend(self, target: ListObj, value: object) -> None:
+        if isinstance(value, ListObj):
+            target.spans = joined_spans(target, value)
+            target.elems.extend(value.elems)
+            target.exact = target.exact and value.exact
+        else:
+            target.exact = False
+
+
+def from_json(value: object) -> object:
+    if isinstance(value, dict):
+        result = DictObj()
+        for key, inner in value.items():
+            result.items[str(key)] = Slot(from_json(inner), None)
+        return result
+    if isinstance(value, list):
+        return ListObj([from_json(v) for v in value])
+    return value
+
+
+class NotInlined:
+    pass
+
+
+NOT_INLINED = NotInlined()
+
+
+def call_name(func: ast.AST) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+@dataclass
+class ClassInfo:
+    defaults: dict[str, object]
+    fields: list[str] | None  # constructor fields, for dataclass-like classes
+    assigned_in_methods: set[str]
+    open: bool  # attributes may come from a base class we cannot see
+
+
+def class_info(node: ast.ClassDef, final: State, assigned: set[str]) -> ClassInfo:
+    decorators = {call_name(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list}
+    bases = {call_name(b) for b in node.bases}
+    dataclass_like = bool(decorators & DATACLASS_DECORATORS) or bool(bases & FIELD_BASES)
+    fields = None
+    if dataclass_like:
+        fields = [
+            stmt.target.id
+            for stmt in node.body
+            if isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and not (isinstance(stmt.annotation, ast.Subscript) and call_name(stmt.annotation.value) == "ClassVar")
+        ]
+    defaults = {
+        name: value
+        for name, value in final.names.items()
+        if not isinstance(value, (FunctionRef, ClassRef)) and value is not UNKNOWN
+    }
+    known_bases = bases <= (FIELD_BASES | {"object"})
+    return ClassInfo(defaults, fields, assigned, open=not known_bases)
+
+
+def omegaconf_copy(value: DictObj, memo: dict) -> DictObj:
+    """``OmegaConf.create(dict)``: a copy whose keys are also attributes, at every level."""
+    if id(value) in memo:
+        return memo[id(value)]
+    result = DictObj({}, value.complete)
+    memo[id(value)] = result
+    result.attribute_access = True
+    for key, slot in value.items.items():
+        inner = omegaconf_copy(slot.value, memo) if isinstance(slot.value, DictObj) else slot.value
+        result.items[key] = Slot(inner, slot.origin)
+    return result

@@ -1,0 +1,298 @@
+"""vLLM constructs: engines, EngineArgs and config objects, requests, Ray actors' environments."""
+
+from __future__ import annotations
+
+import ast
+import copy
+
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Origin, RequestFacts
+from vllm_lint.python import symbols
+from vllm_lint.python.state import ENV_UNSET, REQUEST_METHODS, RUNNER_ENV_VAR, SelfAttribute, span_of
+from vllm_lint.python.symbols import VllmClass
+from vllm_lint.python.values import (
+    DictObj,
+    EngineObj,
+    ListObj,
+    ObjectArgs,
+    PartialObj,
+    Slot,
+    VllmConfigObj,
+    same_constant,
+    to_fact_value,
+)
+
+
+class EnginesMixin:
+    """Turns vLLM constructor calls and requests into EngineFacts and RequestFacts."""
+
+    # ------------------------------------------------------------ Ray actors
+
+    def _runtime_env_keyword(self, call: ast.Call) -> object:
+        """The runner variable a ``runtime_env=`` keyword sets: a string, ABSENT or UNKNOWN."""
+        runtime_env: object = ABSENT
+        for keyword in call.keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg == "runtime_env":
+                runtime_env = value
+            elif keyword.arg is None:
+                runtime_env = UNKNOWN
+        if runtime_env is ABSENT or runtime_env is None:
+            return ABSENT
+        if not isinstance(runtime_env, DictObj):
+            return UNKNOWN
+        env_vars = runtime_env.get_value("env_vars")
+        if env_vars is ABSENT or env_vars is None:
+            return ABSENT
+        if not isinstance(env_vars, DictObj):
+            return UNKNOWN
+        value = env_vars.get_value(RUNNER_ENV_VAR)
+        return value if isinstance(value, str) or value is ABSENT else UNKNOWN
+
+    def _record_ray_env(self, class_node: ast.AST, value: object) -> None:
+        self.ray_envs.setdefault(id(class_node), []).append(value)
+
+    def _apply_ray_env(self, values: list) -> None:
+        if all(v is ABSENT for v in values):
+            return
+        first = values[0]
+        if all(same_constant(v, first) for v in values):
+            self.state.env[RUNNER_ENV_VAR] = first
+        else:
+            self.state.env[RUNNER_ENV_VAR] = UNKNOWN
+
+    # ------------------------------------------------------- vLLM constructs
+
+    def _call_slots(
+        self,
+        node: ast.Call,
+        skip_positional: int = 0,
+        positional_names: tuple[str, ...] = (),
+        keyword_only_rest: bool = False,
+    ) -> tuple[bool, dict[str, Slot]]:
+        """The keyword slots a call writes; ``open`` when an unresolved splat or positional may add more.
+
+        ``keyword_only_rest``: parameters after ``positional_names`` are keyword-only
+        (``LLM(model, *, ...)``), so ``*args`` can only supply those names."""
+        slots: dict[str, Slot] = {}
+        open_ = False
+        positional = node.args[skip_positional:]
+        for index, arg in enumerate(positional):
+            if isinstance(arg, ast.Starred):
+                self._escape(self._eval(arg.value))
+                if keyword_only_rest:
+                    for name in positional_names[index:]:
+                        slots[name] = Slot(UNKNOWN, None)
+                    break
+                open_ = True
+                continue
+            value = self._eval(arg)
+            if index < len(positional_names):
+                slots[positional_names[index]] = Slot(value, Origin(span_of(arg), "positional"))
+            else:
+                self._escape(value)
+                open_ = True
+        for keyword in node.keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg is not None:
+                slots[keyword.arg] = Slot(value, Origin(span_of(keyword), "keyword"))
+                self._note_feed(value)
+                continue
+            if isinstance(value, DictObj):
+                self._feed(value)
+                if not value.complete:
+                    open_ = True
+                for key, slot in value.items.items():
+                    slots.setdefault(key, slot)
+            else:
+                self._escape(value)
+                open_ = True
+        return open_, slots
+
+    def _construct(self, kind: str, node: ast.Call, partial: PartialObj | None = None) -> object:
+        names = ("model",) if kind in ("LLM", "EngineArgs", "AsyncEngineArgs", "ModelConfig") else ()
+        open_, slots = self._call_slots(node, positional_names=names, keyword_only_rest=kind == "LLM")
+        if partial is not None:
+            open_ = open_ or partial.open
+            for key, slot in partial.slots.items():
+                slots.setdefault(key, slot)
+        anchor = span_of(node)
+        if kind == "LLM":
+            facts = self._engine_facts("LLM", node, anchor, slots, open_)
+            return EngineObj(facts)
+        if kind in symbols.ARGS_CONSTRUCTORS or kind in (
+            "ModelConfig",
+            "ParallelConfig",
+            "SpeculativeConfig",
+            "SamplingParams",
+        ):
+            obj = ObjectArgs(kind, node, anchor, slots, open_, (dict(self.state.env), self.state.env_open))
+            if kind in symbols.ARGS_CONSTRUCTORS:
+                self._created_args.setdefault(id(node), copy.deepcopy(obj))
+            return obj
+        if kind == "VllmConfig":
+            return VllmConfigObj(self._vllm_config_facts(node, slots, open_))
+        self._escape_slots(slots)
+        return UNKNOWN
+
+    def _escape_slots(self, slots: dict[str, Slot]) -> None:
+        for slot in slots.values():
+            self._escape(slot.value)
+
+    def _vllm_config_facts(self, node: ast.Call, slots: dict[str, Slot], open_: bool) -> EngineFacts | None:
+        model_slot = slots.get("model_config")
+        if model_slot is None:
+            if open_:
+                return None
+            return None  # model_config=None skips every replay check
+        model = model_slot.value
+        if not isinstance(model, ObjectArgs) or model.kind != "ModelConfig":
+            return None
+        merged = dict(model.slots)
+        merged_open = model.open or open_
+        for key in ("speculative_config",):
+            if key in slots:
+                merged[key] = slots[key]
+        parallel_slot = slots.get("parallel_config")
+        if parallel_slot is not None:
+            parallel = parallel_slot.value
+            if isinstance(parallel, ObjectArgs) and parallel.kind == "ParallelConfig":
+                for key, slot in parallel.slots.items():
+                    merged.setdefault(key, slot)
+                if parallel.open:
+                    merged_open = True
+            else:
+                merged_open = True
+        return self._engine_facts("VllmConfig", model.node, model.anchor, merged, merged_open)
+
+    def _class_method(self, owner: VllmClass, name: str, node: ast.Call) -> object:
+        if name == "from_engine_args" and owner.name in symbols.ENGINE_FACTORIES and node.args:
+            args = self._eval(node.args[0])
+            for extra in node.args[1:]:
+                self._eval(extra)
+            for keyword in node.keywords:
+                self._eval(keyword.value)
+            if isinstance(args, ObjectArgs) and args.kind in symbols.ARGS_CONSTRUCTORS:
+                return EngineObj(self._finalize_args(args, escaped=False))
+            return EngineObj(None)
+        if name == "from_vllm_config" and owner.name in symbols.ENGINE_FACTORIES:
+            config = self._eval(node.args[0]) if node.args else None
+            for keyword in node.keywords:
+                value = self._eval(keyword.value)
+                if keyword.arg == "vllm_config":
+                    config = value
+            return EngineObj(config.facts if isinstance(config, VllmConfigObj) else None)
+        if name == "from_cli_args" and owner.name in symbols.ARGS_CONSTRUCTORS:
+            self._args_escape(node)
+            obj = ObjectArgs(owner.name, node, span_of(node), {}, True, (dict(self.state.env), self.state.env_open))
+            self._created_args.setdefault(id(node), copy.deepcopy(obj))
+            return obj
+        self._args_escape(node)
+        return UNKNOWN
+
+    def _finalize_args(self, obj: ObjectArgs, escaped: bool) -> EngineFacts | None:
+        """The engine an ``EngineArgs`` object builds, as it is now."""
+        if obj.facts is not None:
+            return obj.facts
+        env = None if escaped else (dict(self.state.env), self.state.env_open)
+        facts = self._engine_facts(obj.kind, obj.node, obj.anchor, obj.slots, obj.open or escaped, env or obj.env)
+        obj.facts = facts
+        created = self._created_args.get(id(obj.node))
+        if created is not None:
+            created.facts = facts
+        return facts
+
+    def _engine_facts(self, kind, node, anchor, slots, open_, env=None) -> EngineFacts | None:
+        env_map, env_open = env if env is not None else (self.state.env, self.state.env_open)
+        facts = EngineFacts(kind=kind, anchor=anchor, open=open_)
+        for key, slot in slots.items():
+            value = to_fact_value(slot.value)
+            facts.fields[key] = UNKNOWN if value is UNKNOWN else Known(value, slot.origin)
+            if slot.origin is not None:
+                facts.written[key] = slot.origin
+        if "*cleared*" in env_map:
+            env_open = False
+        for key, value in env_map.items():
+            if key != "*cleared*":
+                facts.env[key] = value if value is ENV_UNSET or isinstance(value, str) else UNKNOWN
+        facts.env_open = env_open
+        self.engines.append(facts)
+        return facts
+
+    # -------------------------------------------------------------- requests
+
+    def _sampling_argument(self, method: str, node: ast.Call) -> ast.AST | None:
+        index, keyword_name = REQUEST_METHODS[method]
+        for keyword in node.keywords:
+            if keyword.arg == keyword_name:
+                return keyword.value
+        positional = [a for a in node.args]
+        if any(isinstance(a, ast.Starred) for a in positional[: index + 1]):
+            return None
+        if len(positional) > index:
+            return positional[index]
+        return None
+
+    def _request(self, engine: EngineObj, method: str, node: ast.Call) -> None:
+        argument = self._sampling_argument(method, node)
+        values = {}
+        for arg in node.args:
+            if not isinstance(arg, ast.Starred):
+                values[id(arg)] = self._eval(arg)
+        for keyword in node.keywords:
+            values[id(keyword.value)] = self._eval(keyword.value)
+        if argument is None or engine.facts is None:
+            return
+        sampling = values.get(id(argument), UNKNOWN)
+        if isinstance(sampling, SelfAttribute):
+            self._pending_self_requests.append((engine, sampling))
+            return
+        self._record_requests(engine.facts, sampling)
+
+    def _record_requests(self, engine: EngineFacts, value: object) -> None:
+        candidates = value.elems if isinstance(value, ListObj) else [value]
+        for candidate in candidates:
+            if not isinstance(candidate, ObjectArgs) or candidate.kind != "SamplingParams":
+                continue
+            key = (id(candidate.node), id(engine))
+            if key in self._request_keys:
+                continue
+            self._request_keys.add(key)
+            request = RequestFacts(anchor=candidate.anchor, engine=engine, open=candidate.open)
+            for name, slot in candidate.slots.items():
+                inner = to_fact_value(slot.value)
+                request.fields[name] = UNKNOWN if inner is UNKNOWN else Known(inner, slot.origin)
+                if slot.origin is not None:
+                    request.written[name] = slot.origin
+            self.requests.append(request)
+
+    def _self_request(self, node: ast.Call) -> object:
+        attr_node = node.func.value
+        method = node.func.attr
+        argument = self._sampling_argument(method, node)
+        values = {}
+        for arg in node.args:
+            if not isinstance(arg, ast.Starred):
+                values[id(arg)] = self._eval(arg)
+        for keyword in node.keywords:
+            values[id(keyword.value)] = self._eval(keyword.value)
+        if argument is not None and self.scope.class_node is not None:
+            sampling = values.get(id(argument), UNKNOWN)
+            self._pending_self_requests.append((SelfAttribute(id(self.scope.class_node), attr_node.attr), sampling))
+        return UNKNOWN
+
+    def _self_attribute(self, value: object) -> object:
+        """``self.x`` of a class whose methods bind ``x`` exactly once."""
+        if isinstance(value, SelfAttribute):
+            bound = self._class_attrs.get((value.class_id, value.attr), [])
+            if len(bound) != 1:
+                return UNKNOWN
+            if isinstance(bound[0], ObjectArgs) and (value.class_id, value.attr) in self._self_escaped:
+                return UNKNOWN  # changed or handed to unknown code somewhere in the class
+            return bound[0]
+        return value
+
+    def _resolve_self_requests(self) -> None:
+        for engine, sampling in self._pending_self_requests:
+            engine = self._self_attribute(engine)
+            if isinstance(engine, EngineObj) and engine.facts is not None:
+                self._record_requests(engine.facts, self._self_attribute(sampling))

@@ -1,0 +1,350 @@
+"""Evaluating expressions over abstract values."""
+
+from __future__ import annotations
+
+import ast
+
+from vllm_lint.facts import UNKNOWN, Origin, Span
+from vllm_lint.python import symbols
+from vllm_lint.python.project import ProjectModule
+from vllm_lint.python.state import (
+    _DICT_METHODS,
+    MAX_DEPTH,
+    PURE_BUILTINS,
+    STD_MODULES,
+    BoundMethod,
+    SelfAttribute,
+    span_of,
+)
+from vllm_lint.python.symbols import VllmClass, VllmModule
+from vllm_lint.python.values import (
+    Builtin,
+    ClassRef,
+    DictObj,
+    EngineObj,
+    ListObj,
+    ObjectArgs,
+    Slot,
+    StdName,
+    copy_value,
+    joined_spans,
+)
+
+
+class ExpressionsMixin:
+    """Expressions: names, containers, operators, comprehensions."""
+
+    # ------------------------------------------------------------ expressions
+
+    def _lookup(self, name: str) -> object:
+        if name in self.state.names:
+            return self.state.names[name]
+        scope = self.scope
+        if scope.kind == "function" and name in scope.local_names:
+            return UNKNOWN
+        parent = scope.parent
+        while parent is not None:
+            if parent.kind == "class":
+                parent = parent.parent
+                continue
+            final = parent.final
+            if final is not None and name in final.names:
+                if name in self._volatile and parent.kind == "module":
+                    return UNKNOWN
+                value = final.names[name]
+                if isinstance(value, (DictObj, ListObj, ObjectArgs)):
+                    if parent.kind == "function":
+                        return UNKNOWN  # closures may see later mutations
+                    # A private copy: what this function does to it must not leak into
+                    # other functions' view; if it changes, the name is volatile.
+                    copy_ = copy_value(value, {})
+                    self._global_copies.append((name, value, copy_))
+                    self.state.names[name] = copy_
+                    return copy_
+                return value
+            if parent.kind == "function" and name in parent.local_names:
+                return UNKNOWN
+            parent = parent.parent
+        if scope.kind == "module" or name not in scope.global_names:
+            if name in ("dict", "list", "tuple") or name in PURE_BUILTINS:
+                return Builtin(name)
+        return UNKNOWN
+
+    def _eval(self, node: ast.AST | None) -> object:
+        if node is None:
+            return None
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                return UNKNOWN
+            method = getattr(self, "_eval_" + type(node).__name__, None)
+            if method is not None:
+                return method(node)
+            self._eval_children(node)
+            return UNKNOWN
+        finally:
+            self._depth -= 1
+
+    def _eval_children(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._escape(self._eval(child))
+            elif isinstance(child, ast.comprehension):
+                self._eval(child.iter)
+
+    def _eval_Constant(self, node: ast.Constant) -> object:
+        return node.value
+
+    def _eval_Name(self, node: ast.Name) -> object:
+        return self._lookup(node.id)
+
+    def _eval_NamedExpr(self, node: ast.NamedExpr) -> object:
+        value = self._eval(node.value)
+        self._assign(node.target, value, node.value)
+        return value
+
+    def _eval_Attribute(self, node: ast.Attribute) -> object:
+        base = self._eval(node.value)
+        if isinstance(base, VllmModule):
+            return symbols.attribute_of(base, node.attr)
+        if isinstance(base, ProjectModule):
+            return copy_value(self.project.name(base.path, node.attr), {}) if self.project else UNKNOWN
+        if isinstance(base, StdName):
+            return StdName(f"{base.path}.{node.attr}") if base.path in STD_MODULES else UNKNOWN
+        if isinstance(base, ObjectArgs):
+            slot = base.slots.get(node.attr)
+            if slot is not None:
+                return slot.value
+            return UNKNOWN
+        if isinstance(base, VllmClass) or isinstance(base, EngineObj):
+            return BoundMethod(base, node.attr)
+        if isinstance(base, DictObj):
+            if base.attribute_access and node.attr not in _DICT_METHODS:
+                slot = base.items.get(node.attr)
+                return slot.value if slot is not None else UNKNOWN
+            return BoundMethod(base, node.attr)
+        if isinstance(base, ListObj):
+            return BoundMethod(base, node.attr)
+        if isinstance(node.value, ast.Name) and node.value.id == "self" and self.scope.class_node is not None:
+            return SelfAttribute(id(self.scope.class_node), node.attr)
+        if isinstance(base, ClassRef):
+            if node.attr in ("options", "remote"):
+                return BoundMethod(base, node.attr)
+            info = base.info or self._classes.get(id(base.node))
+            if info is not None and node.attr in info.defaults and node.attr not in self._class_attr_stores:
+                value = info.defaults[node.attr]
+                return value if isinstance(value, (str, int, float, bool, type(None))) else UNKNOWN
+        return UNKNOWN
+
+    def _eval_Subscript(self, node: ast.Subscript) -> object:
+        if self._is_environ(node.value):
+            key = self._eval(node.slice)
+            return self._env_get(key)
+        base = self._eval(node.value)
+        key = self._eval(node.slice)
+        if isinstance(base, DictObj) and isinstance(key, str):
+            slot = base.items.get(key)
+            return slot.value if slot is not None else UNKNOWN
+        if (
+            isinstance(base, ListObj)
+            and base.exact
+            and isinstance(key, int)
+            and -len(base.elems) <= key < len(base.elems)
+        ):
+            return base.elems[key]
+        return UNKNOWN
+
+    def _eval_Dict(self, node: ast.Dict) -> DictObj:
+        result = DictObj()
+        for key_node, value_node in zip(node.keys, node.values):
+            value = self._eval(value_node)
+            if key_node is None:  # {**other}
+                self._dict_update(result, [value], [], value_node)
+                continue
+            key = self._eval(key_node)
+            if isinstance(key, str):
+                span = Span(key_node.lineno, key_node.col_offset, value_node.end_lineno, value_node.end_col_offset)
+                result.items[key] = Slot(value, Origin(span, "dict-entry", result.alloc))
+                self._note_feed(value)
+            else:
+                result.forget()
+                result.escaped = False
+        return result
+
+    def _eval_List(self, node: ast.AST) -> ListObj:
+        result = ListObj(node=node)
+        spans: list | None = []
+        for elt in node.elts:
+            if isinstance(elt, ast.Starred):
+                inner = self._eval(elt.value)
+                if isinstance(inner, ListObj):
+                    kept = inner.spans is not None and len(inner.spans) == len(inner.elems)
+                    spans = spans + inner.spans if spans is not None and kept else None
+                    result.elems.extend(inner.elems)
+                    result.exact = result.exact and inner.exact
+                else:
+                    self._escape(inner)
+                    result.exact = False
+            else:
+                value = self._eval(elt)
+                self._note_feed(value)
+                result.elems.append(value)
+                if spans is not None:
+                    spans.append(span_of(elt))
+        result.spans = spans
+        return result
+
+    _eval_Tuple = _eval_List
+    _eval_Set = _eval_List
+
+    def _eval_IfExp(self, node: ast.IfExp) -> object:
+        condition = self._truth(self._eval(node.test))
+        if condition is True:
+            return self._eval(node.body)
+        if condition is False:
+            return self._eval(node.orelse)
+        return self._join_values([self._eval(node.body), self._eval(node.orelse)], {})
+
+    def _eval_UnaryOp(self, node: ast.UnaryOp) -> object:
+        operand = self._eval(node.operand)
+        if isinstance(node.op, ast.Not):
+            truth = self._truth(operand)
+            return UNKNOWN if truth is None else not truth
+        if isinstance(node.op, ast.USub) and isinstance(operand, (int, float)) and not isinstance(operand, bool):
+            return -operand
+        if isinstance(node.op, ast.UAdd) and isinstance(operand, (int, float)):
+            return operand
+        return UNKNOWN
+
+    def _eval_BoolOp(self, node: ast.BoolOp) -> object:
+        result: object = UNKNOWN
+        for index, value_node in enumerate(node.values):
+            value = self._eval(value_node)
+            truth = self._truth(value)
+            if truth is None:
+                for rest in node.values[index + 1 :]:
+                    self._eval(rest)
+                return UNKNOWN
+            result = value
+            if isinstance(node.op, ast.And) and not truth:
+                return value
+            if isinstance(node.op, ast.Or) and truth:
+                return value
+        return result
+
+    def _eval_Compare(self, node: ast.Compare) -> object:
+        left = self._eval(node.left)
+        result: object = True
+        for op, right_node in zip(node.ops, node.comparators):
+            right = self._eval(right_node)
+            if result is UNKNOWN:
+                continue
+            if not (
+                isinstance(left, (str, int, float, bool, type(None)))
+                and isinstance(right, (str, int, float, bool, type(None)))
+            ):
+                result = UNKNOWN
+                continue
+            try:
+                outcome = _COMPARE[type(op)](left, right)
+            except (KeyError, TypeError):
+                result = UNKNOWN
+                continue
+            if not outcome:
+                result = False
+            left = right
+        return result
+
+    def _eval_BinOp(self, node: ast.BinOp) -> object:
+        return self._binop(node.op, self._eval(node.left), self._eval(node.right))
+
+    def _binop(self, op: ast.operator, left: object, right: object) -> object:
+        if isinstance(op, ast.BitOr) and isinstance(left, DictObj) and isinstance(right, DictObj):
+            result = DictObj()
+            self._dict_update(result, [left, right], [], None)
+            return result
+        if isinstance(op, ast.Add) and isinstance(left, ListObj) and isinstance(right, ListObj):
+            result = ListObj(list(left.elems) + list(right.elems), left.exact and right.exact)
+            result.spans = joined_spans(left, right)
+            return result
+        if isinstance(left, (int, float, str)) and isinstance(right, type(left)) and not isinstance(left, bool):
+            try:
+                return _BINOPS[type(op)](left, right)
+            except (KeyError, TypeError, ValueError, ZeroDivisionError, OverflowError, MemoryError):
+                return UNKNOWN
+        self._escape(left)
+        self._escape(right)
+        return UNKNOWN
+
+    def _eval_JoinedStr(self, node: ast.JoinedStr) -> object:
+        for child in ast.walk(node):
+            if isinstance(child, ast.FormattedValue):
+                self._eval(child.value)  # formatting reads, it does not change
+        return UNKNOWN
+
+    def _eval_Lambda(self, node: ast.Lambda) -> object:
+        return UNKNOWN  # its body runs later, with parameters we cannot know
+
+    def _comprehension(self, node: ast.AST) -> object:
+        # Comprehension variables are local to it: evaluate the iterables only,
+        # and the element expressions with those variables unknown.
+        saved = self.state
+        self.state = saved.fork()
+        for gen in node.generators:
+            self._eval(gen.iter)
+            self._assign(gen.target, UNKNOWN, None)
+            for cond in gen.ifs:
+                self._eval(cond)
+        for part in ("elt", "key", "value"):
+            child = getattr(node, part, None)
+            if child is not None:
+                self._escape(self._eval(child))
+        self.state = saved
+        return UNKNOWN
+
+    _eval_ListComp = _eval_SetComp = _eval_DictComp = _eval_GeneratorExp = _comprehension
+
+    def _eval_Await(self, node: ast.Await) -> object:
+        return self._eval(node.value)
+
+    def _eval_Starred(self, node: ast.Starred) -> object:
+        self._escape(self._eval(node.value))
+        return UNKNOWN
+
+    # --------------------------------------------------------------- helpers
+
+    def _truth(self, value: object) -> bool | None:
+        if isinstance(value, (bool, int, float, str, bytes)) or value is None:
+            return bool(value)
+        if isinstance(value, DictObj):
+            if value.items:
+                return True
+            return False if value.complete else None
+        if isinstance(value, ListObj):
+            if value.elems:
+                return True
+            return False if value.exact else None
+        return None
+
+
+_COMPARE = {
+    ast.Eq: lambda a, b: a == b,
+    ast.NotEq: lambda a, b: a != b,
+    ast.Lt: lambda a, b: a < b,
+    ast.LtE: lambda a, b: a <= b,
+    ast.Gt: lambda a, b: a > b,
+    ast.GtE: lambda a, b: a >= b,
+    ast.Is: lambda a, b: a is b if a is None or b is None or isinstance(a, bool) else a == b,
+    ast.IsNot: lambda a, b: a is not b if a is None or b is None or isinstance(a, bool) else a != b,
+}
+
+_BINOPS = {
+    ast.Add: lambda a, b: a + b if not (isinstance(a, str) and len(a) + len(b) > 100_000) else UNKNOWN,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: (
+        a * b
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and abs(a) < 1e12 and abs(b) < 1e12
+        else UNKNOWN
+    ),
+    ast.Div: lambda a, b: a / b,
+}

@@ -1,0 +1,95 @@
+"""The vocabulary of the walk: flow state, scopes, source spans and small markers."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from vllm_lint.facts import ABSENT, Span
+from vllm_lint.python.values import copy_value
+
+# Where each request method takes its SamplingParams: (positional index, keyword).
+REQUEST_METHODS = {"generate": (1, "sampling_params"), "chat": (1, "sampling_params"), "add_request": (2, "params")}
+# Calls that read their arguments without keeping or changing them.
+PURE_BUILTINS = frozenset(
+    {"print", "len", "repr", "str", "isinstance", "bool", "id", "type", "hash", "format", "sorted", "any", "all"}
+)
+LOGGER_NAMES = frozenset({"logger", "log", "logging", "LOGGER", "_logger", "LOG"})
+DICT_READERS = frozenset({"get", "items", "keys", "values", "copy", "__contains__"})
+LIST_READERS = frozenset({"index", "count", "copy"})
+MAX_DEPTH = 200  # expression nesting we follow; deeper means unknown
+RUNNER_ENV_VAR = "VLLM_USE_V2_MODEL_RUNNER"
+STD_MODULES = frozenset(
+    {
+        "os",
+        "os.environ",
+        "json",
+        "copy",
+        "functools",
+        "typing",
+        "omegaconf",
+        "omegaconf.OmegaConf",
+        "ray",
+        "ray.runtime_env",
+    }
+    | {"subprocess", "asyncio"}
+)
+_DICT_METHODS = frozenset(dir(dict))
+MAX_INLINE_DEPTH = 2  # same-module calls followed into their bodies
+MAX_INLINED_CALLS = 200  # per module, so that analysis cost stays bounded
+FIELD_FUNCTIONS = frozenset({"field", "Field", "ib", "attrib"})
+# Decorators and bases that make a class's annotated attributes its constructor's fields.
+DATACLASS_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "attrs", "s", "dataclasses.dataclass"})
+FIELD_BASES = frozenset({"BaseModel", "BaseSettings", "NamedTuple"})
+
+
+ENV_UNSET = ABSENT  # a variable removed from os.environ
+
+
+@dataclass
+class State:
+    """The flow state of one scope: name bindings and the process environment."""
+
+    names: dict[str, object] = field(default_factory=dict)
+    env: dict[str, object] = field(default_factory=dict)
+    env_open: bool = False
+
+    def fork(self) -> State:
+        memo: dict = {}
+        return State(
+            {name: copy_value(value, memo) for name, value in self.names.items()}, dict(self.env), self.env_open
+        )
+
+
+@dataclass
+class Scope:
+    kind: str  # "module", "function", "class"
+    node: ast.AST
+    parent: Scope | None
+    local_names: set[str] = field(default_factory=set)
+    global_names: set[str] = field(default_factory=set)
+    final: State | None = None
+    class_node: ast.AST | None = None  # the class a method belongs to
+
+
+def span_of(node: ast.AST) -> Span:
+    return Span(node.lineno, node.col_offset, getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+
+
+@dataclass(frozen=True, eq=False)
+class BoundMethod:
+    owner: object
+    name: str
+
+
+@dataclass(frozen=True)
+class SelfAttribute:
+    class_id: int
+    attr: str
+
+
+class Missing:
+    pass
+
+
+MISSING = Missing()

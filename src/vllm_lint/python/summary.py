@@ -1,0 +1,274 @@
+"""Syntactic facts about a module, collected once: what functions and loops may change,
+which names are local to a function."""
+
+from __future__ import annotations
+
+import ast
+
+
+def is_import_error_handler(handler: ast.ExceptHandler) -> bool:
+    names = []
+    if isinstance(handler.type, ast.Tuple):
+        names = handler.type.elts
+    elif handler.type is not None:
+        names = [handler.type]
+    return bool(names) and all(
+        isinstance(n, ast.Name) and n.id in ("ImportError", "ModuleNotFoundError") for n in names
+    )
+
+
+class Touched(ast.NodeVisitor):
+    """Names a block may rebind or mutate, and whether it touches os.environ."""
+
+    MUTATORS = frozenset(
+        {"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove", "__setitem__"}
+    )
+
+    def __init__(self, call_arguments: bool = True) -> None:
+        self.names: set[str] = set()
+        self.environ = False
+        self.call_arguments = call_arguments
+
+    def _base(self, node: ast.AST) -> None:
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            if isinstance(node, ast.Attribute) and node.attr == "environ":
+                self.environ = True
+            node = node.value
+        if isinstance(node, ast.Name):
+            self.names.add(node.id)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            self.names.add(node.id)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            self._base(node.value)
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            self._base(node.value)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._base(node.target)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in self.MUTATORS:
+            self._base(func.value)
+        if isinstance(func, ast.Attribute) and func.attr in ("putenv", "unsetenv"):
+            self.environ = True
+        # Containers passed to calls may be changed by them.
+        if self.call_arguments:
+            for arg in list(node.args) + [k.value for k in node.keywords]:
+                if isinstance(arg, ast.Name):
+                    self.names.add(arg.id)
+        self.generic_visit(node)
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        self.names.add(node.name)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.names.add(node.name)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        return
+
+
+def touched_by(nodes: list[ast.AST], call_arguments: bool = True) -> Touched:
+    visitor = Touched(call_arguments)
+    for node in nodes:
+        visitor.visit(node)
+    return visitor
+
+
+class _ScopeNames(ast.NodeVisitor):
+    """Names bound anywhere in a function body (Python makes them local)."""
+
+    def __init__(self) -> None:
+        self.bound: set[str] = set()
+        self.globals: set[str] = set()
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            self.bound.add(node.id)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.globals.update(node.names)
+
+    def visit_Nonlocal(self, node: ast.Nonlocal) -> None:
+        self.globals.update(node.names)
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        self.bound.add(node.name)
+        for deco in node.decorator_list:
+            self.visit(deco)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.bound.add(node.name)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        return
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.bound.add((alias.asname or alias.name).split(".")[0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        for alias in node.names:
+            self.bound.add(alias.asname or alias.name)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name:
+            self.bound.add(node.name)
+        self.generic_visit(node)
+
+    def _comprehension(self, node: ast.AST) -> None:
+        return  # comprehension variables are their own scope
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension
+
+
+def function_locals(node: ast.AST) -> tuple[set[str], set[str]]:
+    visitor = _ScopeNames()
+    args = node.args
+    params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+    if args.vararg:
+        params.append(args.vararg.arg)
+    if args.kwarg:
+        params.append(args.kwarg.arg)
+    for stmt in node.body:
+        visitor.visit(stmt)
+    bound = (visitor.bound | set(params)) - visitor.globals
+    return bound, visitor.globals
+
+
+class _SummaryCollector(Touched):
+    """One walk of a module: what each function mutates, and attribute stores."""
+
+    def __init__(self, summary: ModuleSummary) -> None:
+        super().__init__(call_arguments=False)
+        self.summary = summary
+        self.functions: list[ast.AST] = []
+        self.classes: list[ast.AST] = []
+        self.mutations: dict[ast.AST, Touched] = {}
+
+    def _record(self) -> Touched | None:
+        if not self.functions:
+            return None
+        return self.mutations.setdefault(self.functions[-1], Touched(call_arguments=False))
+
+    # Each inherited handler records into the current function's Touched.
+    def _with_function(self, method, node) -> None:
+        target = self._record()
+        if target is not None:
+            method(target, node)
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        self.functions.append(node)
+        self.mutations.setdefault(node, Touched(call_arguments=False))
+        for child in ast.iter_child_nodes(node):
+            self.visit(child)
+        self.functions.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.classes.append(node)
+        self.summary.self_attributes.setdefault(id(node), set())
+        saved, self.functions = self.functions, []  # a class body is not its enclosing function
+        self.generic_visit(node)
+        self.functions = saved
+        self.classes.pop()
+
+    def visit_Name(self, node: ast.Name) -> None:
+        self._with_function(Touched.visit_Name, node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        target = self._record()
+        if target is not None and isinstance(node.ctx, (ast.Store, ast.Del)):
+            target._base(node.value)
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                if self.classes:
+                    self.summary.self_attributes[id(self.classes[-1])].add(node.attr)
+            else:
+                # ``Defaults.X = ...``: class attributes of that name are not constants.
+                self.summary.class_attr_stores.add(node.attr)
+            target = self._record()
+            if target is not None:
+                target._base(node.value)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        target = self._record()
+        if target is not None:
+            target._base(node.target)
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        target = self._record()
+        if target is not None:
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in Touched.MUTATORS:
+                target._base(func.value)
+            if isinstance(func, ast.Attribute) and func.attr in ("putenv", "unsetenv"):
+                target.environ = True
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        target = self._record()
+        if target is not None:
+            target.names.update(node.names)
+
+    visit_Nonlocal = visit_Global
+
+
+class ModuleSummary:
+    """Syntactic facts about a module, computed once and shared by the analysis passes."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.volatile: set[str] = set()
+        self.volatile_env = False
+        self.class_attr_stores: set[str] = set()
+        # Attributes each class's methods assign on ``self``.
+        self.self_attributes: dict[int, set[str]] = {}
+        self._locals: dict[int, tuple[set[str], set[str]]] = {}
+        self._touched: dict[int, Touched] = {}
+        collector = _SummaryCollector(self)
+        collector.visit(tree)
+        for function, touched in collector.mutations.items():
+            local, declared = self.locals_of(function)
+            self.volatile |= declared | (touched.names - local)
+            self.volatile_env |= touched.environ
+
+    def locals_of(self, node: ast.AST) -> tuple[set[str], set[str]]:
+        key = id(node)
+        if key not in self._locals:
+            self._locals[key] = function_locals(node)
+        return self._locals[key]
+
+    def touched_by_loop(self, node: ast.AST, header: list[ast.AST]) -> Touched:
+        key = id(node)
+        if key not in self._touched:
+            self._touched[key] = touched_by(node.body + node.orelse + header)
+        return self._touched[key]
+
+    def touched_by_block(self, node: ast.AST) -> Touched:
+        key = id(node)
+        if key not in self._touched:
+            self._touched[key] = touched_by(node.body)
+        return self._touched[key]
