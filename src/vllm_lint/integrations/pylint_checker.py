@@ -61,7 +61,7 @@ class VllmLintChecker(BaseChecker):
                 data = stream.read()
         except (OSError, AttributeError):
             return
-        # pylint reports syntax errors itself; findings skip ``# noqa`` (pylint uses its own disables).
+        # pylint reports syntax errors itself, and has its own disable comments instead of noqa ones.
         result = lint_python_bytes(path, data, self._resolver.for_path, noqa=False)
         for finding in result.findings:
             span = finding.span
