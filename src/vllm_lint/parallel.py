@@ -10,11 +10,8 @@ Results come back in the order of the input.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 
 from vllm_lint.findings import FileError
 from vllm_lint.lint import FileResult, lint_file, lint_python_bytes, read_file
@@ -41,6 +38,8 @@ def _work(item: tuple) -> FileResult:
 
 
 def _context():
+    import multiprocessing
+
     if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")  # workers inherit the loaded modules
     return multiprocessing.get_context()
@@ -70,6 +69,10 @@ def lint_parallel(files: list[tuple[str, str]], resolver, jobs: int) -> list[Fil
     total = sum(cost for cost, _, _ in work)
     workers = min(jobs, len(work), os.cpu_count() or 1)
     if workers > 1 and total >= MIN_PARALLEL_BYTES:
+        # Imported only here: on a tree the prefilter skips, -j N costs nothing.
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         work.sort(key=lambda entry: -entry[0])  # largest first: the pool ends together
         try:
             with ProcessPoolExecutor(workers, mp_context=_context(), initializer=_init_worker, initargs=(resolver,)) as pool:
