@@ -9,11 +9,9 @@ finding with a fix.
 from __future__ import annotations
 
 import codecs
-import difflib
 import io
 import os
 import stat
-import tempfile
 import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
@@ -71,6 +69,8 @@ def write_atomically(path: str, data: bytes, expected: bytes) -> None:
     pointing at the file it named.  Raises ``FileChanged`` when the file no
     longer holds ``expected``, ``OSError`` when it cannot be written.
     """
+    import tempfile  # only when a file is written: --fix on a clean tree stays as cheap as check
+
     real = os.path.realpath(path)
     info = os.stat(real)
     directory = os.path.dirname(real) or "."
@@ -99,6 +99,8 @@ def write_atomically(path: str, data: bytes, expected: bytes) -> None:
 
 
 def unified_diff(path: str, old: str, new: str) -> str:
+    import difflib
+
     def lines(text: str) -> list[str]:
         return text.splitlines(keepends=True) if "\n" in text else ([text] if text else [])
 
