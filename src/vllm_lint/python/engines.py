@@ -232,7 +232,8 @@ class EnginesMixin:
             return positional[index]
         return None
 
-    def _request(self, engine: EngineObj, method: str, node: ast.Call) -> None:
+    def _sampling_value(self, method: str, node: ast.Call) -> object | None:
+        """Evaluate a request call's arguments; the value of its SamplingParams argument, None if it has none."""
         argument = self._sampling_argument(method, node)
         values = {}
         for arg in node.args:
@@ -240,9 +241,12 @@ class EnginesMixin:
                 values[id(arg)] = self._eval(arg)
         for keyword in node.keywords:
             values[id(keyword.value)] = self._eval(keyword.value)
-        if argument is None or engine.facts is None:
+        return None if argument is None else values.get(id(argument), UNKNOWN)
+
+    def _request(self, engine: EngineObj, method: str, node: ast.Call) -> None:
+        sampling = self._sampling_value(method, node)
+        if sampling is None or engine.facts is None:
             return
-        sampling = values.get(id(argument), UNKNOWN)
         if isinstance(sampling, SelfAttribute):
             self._pending_self_requests.append((engine, sampling))
             return
@@ -266,18 +270,10 @@ class EnginesMixin:
             self.requests.append(request)
 
     def _self_request(self, node: ast.Call) -> object:
-        attr_node = node.func.value
-        method = node.func.attr
-        argument = self._sampling_argument(method, node)
-        values = {}
-        for arg in node.args:
-            if not isinstance(arg, ast.Starred):
-                values[id(arg)] = self._eval(arg)
-        for keyword in node.keywords:
-            values[id(keyword.value)] = self._eval(keyword.value)
-        if argument is not None and self.scope.class_node is not None:
-            sampling = values.get(id(argument), UNKNOWN)
-            self._pending_self_requests.append((SelfAttribute(id(self.scope.class_node), attr_node.attr), sampling))
+        sampling = self._sampling_value(node.func.attr, node)
+        if sampling is not None and self.scope.class_node is not None:
+            engine = SelfAttribute(id(self.scope.class_node), node.func.value.attr)
+            self._pending_self_requests.append((engine, sampling))
         return UNKNOWN
 
     def _self_attribute(self, value: object) -> object:
