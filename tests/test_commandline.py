@@ -103,7 +103,7 @@ def test_check_discovers_command_files(tmp_path):
 def facts_of(tmp_path, line: str, version: Version = V033):
     """The fields one shell command line sets."""
     from vllm_lint.commandline import Context, analyse
-    from vllm_lint.commandline.words import Source
+    from vllm_lint.launch.words import Source
 
     path = tmp_path / "cmd.sh"
     path.write_text(line + "\n")

@@ -197,7 +197,12 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
 
 
 def _settings_for(args) -> tuple:
-    from vllm_lint.config import DEFAULT_EXCLUDES, ConfigError, VersionResolver, load_settings
+    from vllm_lint.config import (
+        DEFAULT_EXCLUDES,
+        ConfigError,
+        VersionResolver,
+        load_settings,
+    )
     from vllm_lint.versions import Version, VersionError
 
     first = args.paths[0] if args.paths and args.paths[0] != "-" else "."
@@ -248,7 +253,8 @@ def _select(results, settings) -> None:
 
 
 def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
-    from vllm_lint.lint import FileResult, decode_python, lint_file, lint_python_bytes
+    from vllm_lint.lint import lint_file, lint_python_bytes
+    from vllm_lint.sources import FileResult, decode_python
 
     results: list[FileResult] = []
     version_for = resolver.for_path
@@ -275,7 +281,7 @@ def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
 def run_check(args, out=None, err=None) -> int:
     from vllm_lint import output
     from vllm_lint.config import ConfigError
-    from vllm_lint.lint import FileResult
+    from vllm_lint.sources import FileResult
 
     out = out or sys.stdout
     err = err or sys.stderr

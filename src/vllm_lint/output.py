@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from vllm_lint import __version__
 from vllm_lint.findings import FileError, Finding
-from vllm_lint.lint import FileResult
+from vllm_lint.sources import FileResult
 
 FORMATS = ("text", "concise", "full", "json", "github", "sarif")
 

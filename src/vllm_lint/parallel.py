@@ -14,7 +14,8 @@ import os
 import sys
 
 from vllm_lint.findings import FileError
-from vllm_lint.lint import FileResult, lint_file, lint_python_bytes, read_file
+from vllm_lint.lint import lint_file, lint_python_bytes
+from vllm_lint.sources import FileResult, read_file
 
 # Below this much source to parse and analyse, one process is faster than a pool
 # (starting workers and sending results back costs tens of milliseconds).

@@ -1,6 +1,7 @@
 """The command-line front end: servers started from shell scripts, Dockerfiles,
-Kubernetes manifests, docker compose files, vLLM ``--config`` files and
-Python ``subprocess`` argv lists.
+Kubernetes manifests, docker compose files and vLLM ``--config`` files.
+(Argv lists built in Python are read by ``python/subprocesses.py``; both use
+the launch semantics in ``vllm_lint.launch``.)
 
 Each launcher's flags become the same front-end-neutral ``EngineFacts`` the
 Python front end builds (``source="command-line"``, vLLM's field names), and
@@ -15,9 +16,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from vllm_lint.commandline.words import Source, Word
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Span
 from vllm_lint.findings import FileError, Finding
+from vllm_lint.launch.words import Source, Word
 
 # Every command-line finding needs one of these settings written somewhere: the
 # replay flags themselves, or a --config file that may hold them.
@@ -59,7 +60,7 @@ class Context:
     # --------------------------------------------------------------- engines
 
     def launch_words(self, words: list[Word], env: dict, env_open: bool, node=None, command_range=None) -> None:
-        from vllm_lint.commandline.launchers import Launch, Script, find_launch
+        from vllm_lint.launch.launchers import Launch, Script, find_launch
 
         found = find_launch(words, env, env_open)
         if isinstance(found, Script):
@@ -73,7 +74,7 @@ class Context:
         self.shell_script(word.text, offs, word.start, env, env_open, multiline=word.multiline)
 
     def shell_script(self, text: str, offs, fallback: int, env: dict, env_open: bool, multiline: bool = True) -> None:
-        from vllm_lint.commandline import shell
+        from vllm_lint.launch import shell
 
         state = shell.ShellState(
             vars={k: v for k, v in env.items() if isinstance(v, str) or v is ABSENT},
@@ -100,7 +101,7 @@ class Context:
             return  # an embedded script the shell would reject: vLLM never starts
 
     def add_launch(self, launch, command_range=None) -> None:
-        from vllm_lint.commandline.flags import ParseFailure, interpret, word_origin
+        from vllm_lint.launch.flags import ParseFailure, interpret, word_origin
 
         anchor = self._anchor_span(launch.anchor)
         try:
@@ -146,9 +147,9 @@ class Context:
 
     def add_config_document(self, root) -> None:
         """A vLLM config file linted on its own: the command line around it is unknown."""
-        from vllm_lint.commandline.configfile import config_words
-        from vllm_lint.commandline.flags import SERVE, Dialect, interpret, word_origin
-        from vllm_lint.commandline.words import open_word
+        from vllm_lint.launch.configfile import config_words
+        from vllm_lint.launch.flags import SERVE, Dialect, interpret, word_origin
+        from vllm_lint.launch.words import open_word
 
         words = config_words(self.source, root, SERVE, self.version, None, self.config_entries)
         if not words:
@@ -165,7 +166,7 @@ class Context:
 
     def load_config(self, word: Word, dialect) -> list[Word] | None:
         """The options of ``--config PATH``, read relative to this file; None (unknown) if not found."""
-        from vllm_lint.commandline.configfile import read_config_file
+        from vllm_lint.launch.configfile import read_config_file
 
         if not self.resolve_configs or word.text is None or not word.text or os.path.isabs(word.text):
             return None
@@ -227,7 +228,7 @@ def _copy_word(word: Word) -> Word:
 
 def lint_command_file(path: str, data: bytes, kind: str, version_for):
     """Lint a shell script, Dockerfile or YAML file (``lint.lint_file`` calls this)."""
-    from vllm_lint.lint import FileResult
+    from vllm_lint.sources import FileResult
 
     result = FileResult(path)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
@@ -275,7 +276,7 @@ class ParseError(Exception):
 
 def analyse(ctx: Context, kind: str) -> None:
     """Collect the engines of a file into ``ctx``; raises ParseError."""
-    from vllm_lint.commandline import shell
+    from vllm_lint.launch import shell
 
     if kind == "shell":
         try:
@@ -310,7 +311,7 @@ def analyse(ctx: Context, kind: str) -> None:
 
 
 def _shell_file(ctx: Context) -> None:
-    from vllm_lint.commandline import shell
+    from vllm_lint.launch import shell
 
     text = ctx.source.text
 

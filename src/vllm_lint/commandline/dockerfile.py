@@ -16,10 +16,10 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from vllm_lint.commandline import shell
-from vllm_lint.commandline.launchers import is_vllm_image
-from vllm_lint.commandline.words import JSON, NONE, Word, synthetic
 from vllm_lint.facts import UNKNOWN
+from vllm_lint.launch import shell
+from vllm_lint.launch.launchers import is_vllm_image
+from vllm_lint.launch.words import JSON, NONE, Word, synthetic
 
 _INSTRUCTION = re.compile(r"^[ \t]*([A-Za-z]+)(?=[ \t]|$)[ \t]*")
 _DIRECTIVE = re.compile(r"^#[ \t]*([A-Za-z]+)[ \t]*=[ \t]*(\S+)[ \t]*$")

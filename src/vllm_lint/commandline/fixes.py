@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from vllm_lint.commandline.words import CONFIG, JSON, SHELL, YAML_BLOCK, Source, Word
 from vllm_lint.findings import Edit, Fix
+from vllm_lint.launch.words import CONFIG, JSON, SHELL, YAML_BLOCK, Source, Word
 
 REQUIRED_MODE = "processed_logprobs"
 SPEC_FIELDS = ("speculative_config", "spec_method", "spec_model", "spec_tokens")

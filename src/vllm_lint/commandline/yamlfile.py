@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-from vllm_lint.commandline.words import (
+from vllm_lint.facts import UNKNOWN
+from vllm_lint.launch.words import (
     JSON,
     NONE,
     YAML_BLOCK,
@@ -33,14 +34,13 @@ from vllm_lint.commandline.words import (
     open_word,
     synthetic,
 )
-from vllm_lint.commandline.yamlsrc import (
+from vllm_lint.launch.yamlsrc import (
     PLACEHOLDER,
     Templates,
     compose_all,
     scalar_offsets,
     strip_templates,
 )
-from vllm_lint.facts import UNKNOWN
 
 SCRIPT_KEYS = frozenset({"run", "script", "before_script", "after_script", "commands", "cmds"})
 ENV_KEYS = frozenset({"env", "envs", "environment", "variables"})
@@ -143,7 +143,7 @@ class _Reader:
         self.walk(root, env_above=False)
 
     def _is_vllm_config(self, root) -> bool:
-        from vllm_lint.commandline.flags import _normalise
+        from vllm_lint.launch.flags import _normalise
 
         for key in _keys(root):
             if _normalise("--" + key) in CONFIG_MARKERS:
@@ -217,7 +217,7 @@ class _Reader:
 
     def string_words(self, node) -> list[Word] | None:
         """A command written as one string (compose): split as a shell would, without expansion."""
-        from vllm_lint.commandline import shell
+        from vllm_lint.launch import shell
 
         value = _scalar(node)
         if value is None:
@@ -389,7 +389,7 @@ def _apply_event(kind: str, depth: int, words: list[Word]) -> int:
 
 
 def _vllm_image(image: str) -> bool:
-    from vllm_lint.commandline.launchers import is_vllm_image
+    from vllm_lint.launch.launchers import is_vllm_image
 
     image = image.strip()
     if PLACEHOLDER in image:

@@ -139,7 +139,7 @@ def keeper(settings, path: str):
 
 
 def _read(result, stdin: bool) -> bytes | None:
-    from vllm_lint.lint import read_file
+    from vllm_lint.sources import read_file
 
     if stdin:
         return None

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import ast
 
-from vllm_lint.commandline.pyhook import SUBPROCESS_CALLS
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, RequestFacts
 from vllm_lint.python import symbols
 from vllm_lint.python.calls import CallsMixin, ClassInfo, class_info
@@ -36,6 +35,7 @@ from vllm_lint.python.state import (
     State,
     span_of,
 )
+from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
 from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (

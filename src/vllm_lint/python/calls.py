@@ -7,7 +7,6 @@ import ast
 import json
 from dataclasses import dataclass
 
-from vllm_lint.commandline.pyhook import SUBPROCESS_CALLS
 from vllm_lint.facts import UNKNOWN, Origin
 from vllm_lint.python import symbols
 from vllm_lint.python.state import (
@@ -26,6 +25,7 @@ from vllm_lint.python.state import (
     State,
     span_of,
 )
+from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
 from vllm_lint.python.symbols import VllmClass
 from vllm_lint.python.values import (
     Builtin,
@@ -265,7 +265,7 @@ class CallsMixin:
 
     def _std_call(self, path: str, node: ast.Call) -> object:
         if path in SUBPROCESS_CALLS:  # a server started with an argv: the command-line front end reads it
-            from vllm_lint.commandline.pyhook import subprocess_call
+            from vllm_lint.python.subprocesses import subprocess_call
 
             return subprocess_call(self, path, node)
         if path in (

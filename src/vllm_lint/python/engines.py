@@ -7,7 +7,13 @@ import copy
 
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Origin, RequestFacts
 from vllm_lint.python import symbols
-from vllm_lint.python.state import ENV_UNSET, REQUEST_METHODS, RUNNER_ENV_VAR, SelfAttribute, span_of
+from vllm_lint.python.state import (
+    ENV_UNSET,
+    REQUEST_METHODS,
+    RUNNER_ENV_VAR,
+    SelfAttribute,
+    span_of,
+)
 from vllm_lint.python.symbols import VllmClass
 from vllm_lint.python.values import (
     DictObj,

@@ -150,8 +150,8 @@ class ProjectModules:
             return None
         self._in_progress.append(path)
         try:
-            from vllm_lint.lint import decode_python
             from vllm_lint.python.analyzer import analyze_module
+            from vllm_lint.sources import decode_python
 
             tree = ast.parse(decode_python(data), filename=path)
             analysis = analyze_module(tree, path=path, project=self)

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 
-from vllm_lint.commandline.flags import Dialect, table_for
-from vllm_lint.commandline.words import CONFIG, Source, Word
-from vllm_lint.commandline.yamlsrc import compose_document, constructor, scalar_offsets
 from vllm_lint.facts import UNKNOWN, Known, Mapping, Origin
+from vllm_lint.launch.flags import Dialect, table_for
+from vllm_lint.launch.words import CONFIG, Source, Word
+from vllm_lint.launch.yamlsrc import compose_document, constructor, scalar_offsets
 from vllm_lint.versions import Version
 
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from vllm_lint.commandline.flags import API_SERVER, DYNAMO, SERVE, Dialect
-from vllm_lint.commandline.words import Word
 from vllm_lint.facts import ABSENT, UNKNOWN
+from vllm_lint.launch.flags import API_SERVER, DYNAMO, SERVE, Dialect
+from vllm_lint.launch.words import Word
 
 VLLM_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vllm/vllm-openai(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?$")
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")

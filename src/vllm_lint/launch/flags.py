@@ -28,8 +28,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from vllm_lint.commandline.words import CONFIG, NONE, Source, Word, open_word
 from vllm_lint.facts import UNKNOWN, Known, Mapping, Origin, Span
+from vllm_lint.launch.words import CONFIG, NONE, Source, Word, open_word
 from vllm_lint.versions import Version
 
 BOOL, VALUE, LIST = "bool", "value", "list"

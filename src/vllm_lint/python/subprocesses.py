@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import ast
 
-from vllm_lint.commandline.words import NONE, Word, open_word
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, Span
+from vllm_lint.launch.words import NONE, Word, open_word
 
 SUBPROCESS_CALLS = frozenset(
     {
@@ -173,7 +173,7 @@ class _Engines:
         self.call_span = call_span
 
     def launch(self, words: list[Word], env: dict, env_open: bool) -> None:
-        from vllm_lint.commandline.launchers import Launch, Script, find_launch
+        from vllm_lint.launch.launchers import Launch, Script, find_launch
 
         found = find_launch(words, env, env_open)
         if isinstance(found, Script):
@@ -182,7 +182,7 @@ class _Engines:
             self.add(found)
 
     def script(self, text: str, span: Span, env: dict, env_open: bool) -> None:
-        from vllm_lint.commandline import shell
+        from vllm_lint.launch import shell
 
         state = shell.ShellState(
             vars={k: v for k, v in env.items() if isinstance(v, str) or v is ABSENT},
@@ -205,7 +205,7 @@ class _Engines:
             return
 
     def add(self, launch) -> None:
-        from vllm_lint.commandline.flags import ParseFailure, interpret
+        from vllm_lint.launch.flags import ParseFailure, interpret
 
         anchor_words = [w for w in launch.anchor if "span" in w.extra]
         anchor = anchor_words[0].extra["span"] if anchor_words else self.call_span
@@ -233,7 +233,7 @@ class _Engines:
         """``--config PATH`` relative to the Python file; None (unknown) when not found."""
         import os
 
-        from vllm_lint.commandline.configfile import read_config_file
+        from vllm_lint.launch.configfile import read_config_file
 
         path = getattr(self.analysis, "path", None)
         if not path or word.text is None or os.path.isabs(word.text):

@@ -19,9 +19,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from vllm_lint.commandline.launchers import might_launch
-from vllm_lint.commandline.words import SHELL, Word, open_word
 from vllm_lint.facts import ABSENT, UNKNOWN
+from vllm_lint.launch.launchers import might_launch
+from vllm_lint.launch.words import SHELL, Word, open_word
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>]+")  # a run of characters that need no attention

@@ -1,0 +1,49 @@
+"""Reading linted files: their bytes, their decoded text, and the result of linting one.
+
+Both front ends and the project-module reader use this; it imports neither.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
+
+from vllm_lint.findings import FileError, Finding
+
+MAX_FILE_BYTES = 64 * 1024 * 1024  # larger files are reported, not read
+
+
+@dataclass
+class FileResult:
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    error: FileError | None = None
+    source: str | None = None  # decoded text, kept for output with context and for fixing
+    newline: str = "\n"
+
+
+def decode_python(data: bytes) -> str:
+    """Decode Python source as the interpreter would (PEP 263 cookie, BOM)."""
+    import io
+    import tokenize
+
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode(encoding)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def read_file(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):  # a FIFO or a device would block or never end
+        raise OSError("not a regular file")
+    size = info.st_size
+    if size > MAX_FILE_BYTES:
+        raise OSError(f"file too large ({size} bytes; limit {MAX_FILE_BYTES})")
+    with open(path, "rb") as handle:
+        return handle.read()

@@ -1,0 +1,43 @@
+"""The package's layers import downwards only: both front ends share ``launch`` and ``sources``."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "vllm_lint"
+
+# A layer and the packages it must never import (at module level or inside functions).
+FORBIDDEN = {
+    "launch": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
+    "python": ("vllm_lint.commandline", "vllm_lint.lint", "vllm_lint.cli"),
+    "commandline": ("vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
+    "sources.py": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.launch"),
+}
+
+
+def imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_layer_imports_only_downwards(layer):
+    target = PACKAGE / layer
+    files = [target] if target.is_file() else sorted(target.rglob("*.py"))
+    assert files
+    wrong = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in files
+        for name in sorted(imported_modules(path))
+        if any(name == banned or name.startswith(banned + ".") for banned in FORBIDDEN[layer])
+    ]
+    assert wrong == []
