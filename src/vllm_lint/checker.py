@@ -1,13 +1,22 @@
-"""Apply the rules to facts from any front end."""
+"""Apply the rules to facts from any front end.
+
+A setting that differs between paths is a ``Choice``: the rules run on every
+combination of the alternatives, and a finding is reported only when every
+combination has it (a must-analysis: one clean path means silence).
+"""
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
 from typing import Iterable
 
-from vllm_lint.facts import EngineFacts, RequestFacts
+from vllm_lint.facts import ABSENT, UNKNOWN, Choice, EngineFacts, Known, RequestFacts
 from vllm_lint.findings import Finding
 from vllm_lint.rules import ALL_RULES
 from vllm_lint.versions import Version
+
+MAX_ALTERNATIVES = 64  # combinations checked per engine or request; past that, the widest choices are unknown
 
 
 def check_facts(
@@ -27,10 +36,93 @@ def check_facts(
                 findings.append(finding)
 
     for engine in engines:
+        alternatives = engine_alternatives(engine)
         for rule in engine_rules:
-            add(rule.check(engine, version))
+            add(_on_every_path([list(rule.check(alt, version)) for alt in alternatives], engine.anchor))
     for request in requests:
+        alternatives = request_alternatives(request)
         for rule in request_rules:
-            add(rule.check(request, version))
+            add(_on_every_path([list(rule.check(alt, version)) for alt in alternatives], request.anchor))
     findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
     return findings
+
+
+def _on_every_path(per_alternative: list[list[Finding]], anchor) -> list[Finding]:
+    """The findings of the first alternative whose code every alternative has, merged."""
+    if len(per_alternative) == 1:
+        return per_alternative[0]
+    result = []
+    for finding in per_alternative[0]:
+        twins = [next((f for f in found if f.code == finding.code), None) for found in per_alternative[1:]]
+        if any(twin is None for twin in twins):
+            continue  # a path where this rule holds
+        if any(twin.span != finding.span for twin in twins):
+            finding = replace(finding, span=anchor)
+        if any(twin.origin != finding.origin or twin.fix_action != finding.fix_action for twin in twins):
+            # The offending values are written in several places: report, but offer no single edit.
+            finding = replace(finding, origin=None, fix_action=None, fix_safety=None)
+        if any(twin.message != finding.message for twin in twins):
+            finding = replace(finding, message=finding.message + " (and likewise on every other path)")
+        result.append(finding)
+    return result
+
+
+def _choices(fields: dict) -> list[tuple[str, tuple]]:
+    return [(name, fact.options) for name, fact in fields.items() if isinstance(fact, Choice)]
+
+
+def _bounded(fields: dict, choices: list[tuple[str, tuple]], budget: int) -> tuple[dict, list[tuple[str, tuple]]]:
+    """Turn the widest choices into UNKNOWN until the combinations fit in ``budget``."""
+    choices = sorted(choices, key=lambda item: len(item[1]))
+    while choices and _count(choices) > budget:
+        name, _ = choices.pop()
+        fields = {**fields, name: UNKNOWN}
+    return fields, choices
+
+
+def _count(choices: list[tuple[str, tuple]]) -> int:
+    total = 1
+    for _, options in choices:
+        total *= len(options)
+    return total
+
+
+def _pick(fields: dict, written: dict, choices: list[tuple[str, tuple]], combination: tuple) -> tuple[dict, dict]:
+    fields, written = dict(fields), dict(written)
+    for (name, _), option in zip(choices, combination):
+        if option is ABSENT:
+            fields.pop(name, None)
+            written.pop(name, None)
+        else:
+            fields[name] = option
+            if isinstance(option, Known) and option.origin is not None:
+                written[name] = option.origin
+            else:
+                written.pop(name, None)
+    return fields, written
+
+
+def engine_alternatives(engine: EngineFacts, budget: int = MAX_ALTERNATIVES) -> list[EngineFacts]:
+    choices = _choices(engine.fields)
+    if not choices:
+        return [engine]
+    fields, choices = _bounded(engine.fields, choices, budget)
+    if not choices:
+        return [replace(engine, fields=fields)]
+    result = []
+    for combination in itertools.product(*(options for _, options in choices)):
+        picked, written = _pick(fields, engine.written, choices, combination)
+        result.append(replace(engine, fields=picked, written=written))
+    return result
+
+
+def request_alternatives(request: RequestFacts) -> list[RequestFacts]:
+    engines = engine_alternatives(request.engine, MAX_ALTERNATIVES // 8)
+    choices = _choices(request.fields)
+    fields, choices = _bounded(request.fields, choices, max(1, MAX_ALTERNATIVES // len(engines)))
+    result = []
+    for engine in engines:
+        for combination in itertools.product(*(options for _, options in choices)):
+            picked, written = _pick(fields, request.written, choices, combination)
+            result.append(replace(request, engine=engine, fields=picked, written=written))
+    return result

@@ -75,7 +75,16 @@ class Known:
     origin: Origin | None = None
 
 
-Fact = Union[Known, Any]  # Known | ABSENT | UNKNOWN
+@dataclass(frozen=True)
+class Choice:
+    """One of several values, each certain on some path (``ABSENT`` among them when a
+    path does not set it).  Rules never see it: the checker runs them on each
+    alternative and reports what every alternative breaks."""
+
+    options: tuple  # of Known and ABSENT
+
+
+Fact = Union[Known, Choice, Any]  # Known | Choice | ABSENT | UNKNOWN
 
 
 @dataclass
@@ -210,6 +219,37 @@ class RequestFacts:
 
     def location_of(self, name: str) -> Span:
         return _location(self.written.get(name), self.anchor)
+
+
+def join_engines(engines: list[EngineFacts]) -> EngineFacts:
+    """The engine a name holds after paths that built different ones (``if tp: llm = LLM(...)
+    else: llm = LLM(...)``): each setting a Choice of the paths' values."""
+    first = engines[0]
+    if len(engines) == 1:
+        return first
+    joined = EngineFacts(kind=first.kind, anchor=first.anchor, open=any(e.open for e in engines), source=first.source)
+    for name in dict.fromkeys(key for engine in engines for key in engine.fields):
+        joined.fields[name] = join_facts([engine.get(name) for engine in engines])
+        origins = {engine.written.get(name) for engine in engines}
+        if len(origins) == 1 and None not in origins:
+            joined.written[name] = origins.pop()
+    for name in dict.fromkeys(key for engine in engines for key in engine.env):
+        values = [engine.get_env(name) for engine in engines]
+        joined.env[name] = values[0] if all(v == values[0] for v in values) else UNKNOWN
+    joined.env_open = any(e.env_open for e in engines)
+    return joined
+
+
+def join_facts(facts: list[Fact]) -> Fact:
+    """One setting on several paths: the same fact, a Choice, or UNKNOWN."""
+    options: list[Fact] = []
+    for fact in facts:
+        if fact is UNKNOWN:
+            return UNKNOWN
+        for option in fact.options if isinstance(fact, Choice) else (fact,):
+            if option not in options:
+                options.append(option)
+    return options[0] if len(options) == 1 else Choice(tuple(options))
 
 
 # Origins that are part of the constructor call or command line itself.

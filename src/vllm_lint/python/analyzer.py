@@ -18,18 +18,22 @@ shared vocabulary.
 from __future__ import annotations
 
 import ast
+import builtins
 
-from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, RequestFacts
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts
 from vllm_lint.python import symbols
 from vllm_lint.python.calls import CallsMixin, ClassInfo, class_info
-from vllm_lint.python.engines import EnginesMixin
+from vllm_lint.python.engines import EnginesMixin, join_engine_objects
 from vllm_lint.python.expressions import ExpressionsMixin
 from vllm_lint.python.project import ProjectModule, ProjectModules
 from vllm_lint.python.state import (
     ENV_UNSET,
     MAX_INLINED_CALLS,
+    MAX_UNROLLED_ITEMS,
+    MAX_UNROLLED_ITERATIONS,
     MISSING,
     STD_MODULES,
+    LoopFrame,
     Scope,
     SelfAttribute,
     State,
@@ -42,12 +46,16 @@ from vllm_lint.python.values import (
     Builtin,
     ClassRef,
     DictObj,
+    EngineObj,
     FunctionRef,
     ListObj,
+    IMMUTABLE,
     ObjectArgs,
+    OneOf,
     Slot,
     StdName,
     copy_value,
+    iteration_items,
     same_constant,
     to_fact_value,
 )
@@ -95,6 +103,12 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         self._stopped = False
         self._inline_stack: list[ast.AST] = []
         self._inline_budget = MAX_INLINED_CALLS
+        self._unroll_budget = MAX_UNROLLED_ITERATIONS
+        # Set while a function of another project module is inlined: the file its code is in.
+        self._foreign_path: str | None = None
+        # One frame per enclosing loop: an unrolled loop collects the states that break
+        # or continue; None for a loop analysed as a whole.
+        self._loop_frames: list[LoopFrame | None] = []
         self._classes: dict[int, ClassInfo] = {}
         # Attribute names assigned on something other than self (``Defaults.X = ...``):
         # class attributes of those names are not constants.
@@ -330,9 +344,16 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         self._stopped = True
 
     def _stmt_Break(self, node: ast.stmt) -> None:
+        frame = self._loop_frames[-1] if self._loop_frames else None
+        if frame is not None:
+            frame.breaks.append(self.state)
         self._stopped = True
 
-    _stmt_Continue = _stmt_Break
+    def _stmt_Continue(self, node: ast.stmt) -> None:
+        frame = self._loop_frames[-1] if self._loop_frames else None
+        if frame is not None:
+            frame.continues.append(self.state)
+        self._stopped = True
 
     def _stmt_If(self, node: ast.If) -> None:
         condition = self._truth(self._eval(node.test))
@@ -363,22 +384,63 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         self._branches([case.body for case in node.cases], fallthrough=True)
 
     def _loop(self, node: ast.AST, header: list[ast.AST]) -> None:
+        """A loop run an unknown number of times: what it touches is forgotten before and after."""
         touched = self.summary.touched_by_loop(node, header)
         self._forget(touched)
         for expr in header:
             if isinstance(expr, ast.expr):
                 self._eval(expr)
-        self._block(node.body)
+        self._loop_frames.append(None)
+        try:
+            self._block(node.body)
+        finally:
+            self._loop_frames.pop()
         self._stopped = False  # break/continue end an iteration, not the code after the loop
         self._block(node.orelse)
         self._stopped = False
         self._forget(touched)
 
     def _stmt_For(self, node: ast.For) -> None:
-        self._loop(node, [node.target, node.iter])
+        iterable = self._eval(node.iter)
+        items = None if isinstance(node, ast.AsyncFor) else iteration_items(iterable)
+        if items is not None and len(items) <= MAX_UNROLLED_ITEMS and len(items) <= self._unroll_budget:
+            self._unroll_budget -= len(items)
+            self._unroll(node, items)
+            return
+        if isinstance(iterable, ListObj):
+            for elem in iterable.elems:  # the loop variable may change them
+                self._escape(elem)
+        self._loop(node, [node.target])
         self._assign(node.target, UNKNOWN, None)
 
     _stmt_AsyncFor = _stmt_For
+
+    def _unroll(self, node: ast.For, items: list) -> None:
+        """A loop over a known, short sequence: the body once per element, in order."""
+        exits: list[State] = []  # states that leave the loop by break (or the else clause)
+        for item in items:
+            self._assign(node.target, item, None)
+            frame = LoopFrame()
+            self._loop_frames.append(frame)
+            self._stopped = False
+            try:
+                self._block(node.body)
+            finally:
+                self._loop_frames.pop()
+            exits.extend(frame.breaks)
+            ends = frame.continues + ([] if self._stopped else [self.state])
+            if not ends:
+                break  # every path left the loop
+            self.state = self._join(ends)
+            self._stopped = False
+        else:
+            self._stopped = False
+            self._block(node.orelse)
+            if not self._stopped:
+                exits.append(self.state)
+        self._stopped = not exits
+        if exits:
+            self.state = self._join(exits)
 
     def _stmt_While(self, node: ast.While) -> None:
         self._loop(node, [node.test])
@@ -456,7 +518,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         key = self._eval(target.slice)
         if isinstance(base, DictObj):
             if isinstance(key, str):
-                base.items[key] = Slot(value, Origin(span_of(target), "subscript", base.alloc))
+                base.items[key] = Slot(value, self._origin(span_of(target), "subscript", base.alloc))
             else:
                 base.forget()
         elif isinstance(base, ListObj):
@@ -473,12 +535,21 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
             return
         base = self._eval(base_node)
         if isinstance(base, ObjectArgs):
-            base.slots[target.attr] = Slot(value, Origin(span_of(target), "attribute"))
+            base.slots[target.attr] = Slot(value, self._origin(span_of(target), "attribute"))
         else:
             self._escape(base)
             self._escape(value)
 
     def _forget(self, touched: Touched) -> None:
+        for name, keys in touched.literal_keys.items():
+            current = self.state.names.get(name)
+            if name in touched.names:
+                continue
+            if isinstance(current, DictObj):
+                for key in keys:
+                    current.items[key] = Slot(UNKNOWN, None)  # may be written, with any value
+            elif isinstance(current, (ListObj, ObjectArgs)):
+                self._forget(Touched.of_names({name}))
         for name in touched.names:
             current = self.state.names.get(name)
             if isinstance(current, (DictObj, ListObj)):
@@ -497,11 +568,14 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
     def _join(self, states: list[State]) -> State:
         if len(states) == 1:
             return states[0]
-        first, rest = states[0], states[1:]
         memo: dict = {}
         names = {}
-        for name in first.names:
-            values = [first.names[name]] + [s.names.get(name, MISSING) for s in rest]
+        for name in dict.fromkeys(key for state in states for key in state.names):
+            values = [s.names.get(name, MISSING) for s in states]
+            if name not in _BUILTIN_NAMES and self.scope.kind != "class":
+                # A path that leaves the name unbound raises NameError when it is read
+                # (``if is_vllm_available(): from vllm import LLM``): only the others count.
+                values = [v for v in values if v is not MISSING]
             names[name] = self._join_values(values, memo)
         env: dict[str, object] = {}
         env_open = any(s.env_open for s in states)
@@ -527,30 +601,17 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
                 return memo[first.alloc]
             joined = DictObj({}, all(v.complete for v in values), first.alloc)
             memo[first.alloc] = joined
-            keys = set().union(*(v.items.keys() for v in values))
-            for key in keys:
-                slots = [v.items.get(key) for v in values]
-                if any(s is None for s in slots):
-                    joined.complete = False
-                    continue
-                inner = self._join_values([s.value for s in slots], memo)
-                origins = {s.origin for s in slots}
-                joined.items[key] = Slot(inner, slots[0].origin if len(origins) == 1 else None)
+            for key in dict.fromkeys(k for v in values for k in v.items):
+                joined.items[key] = self._join_slots([v.items.get(key) for v in values], [v.complete for v in values], memo)
             joined.escaped = any(v.escaped for v in values)
+            joined.attribute_access = first.attribute_access
             return joined
         if isinstance(first, ObjectArgs) and all(isinstance(v, ObjectArgs) and v.node is first.node for v in values):
             joined = ObjectArgs(first.kind, first.node, first.anchor, {}, any(v.open for v in values), first.env)
-            keys = set().union(*(v.slots.keys() for v in values))
-            for key in keys:
-                slots = [v.slots.get(key) for v in values]
-                if any(s is None for s in slots):
-                    joined.open = True  # written on one path only
-                    continue
-                origins = {s.origin for s in slots}
-                joined.slots[key] = Slot(
-                    self._join_values([s.value for s in slots], memo), slots[0].origin if len(origins) == 1 else None
-                )
+            for key in dict.fromkeys(k for v in values for k in v.slots):
+                joined.slots[key] = self._join_slots([v.slots.get(key) for v in values], [not v.open for v in values], memo)
             joined.facts = first.facts
+            joined.fields = first.fields
             return joined
         if isinstance(first, ListObj) and all(
             isinstance(v, ListObj) and v.alloc == first.alloc and len(v.elems) == len(first.elems) for v in values
@@ -567,7 +628,29 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
             first, (VllmClass, VllmModule, StdName, Builtin)
         ):
             return first
+        if all(isinstance(v, EngineObj) for v in values):
+            return join_engine_objects(values)
+        if all(isinstance(v, (OneOf, *IMMUTABLE)) for v in values):
+            return OneOf.of([(v, None) for v in values])  # a value per path
         return UNKNOWN
+
+    def _join_slots(self, slots: list[Slot | None], complete: list[bool], memo: dict) -> Slot:
+        """One key of a dict (or field of an object) after a branch: ``None`` where a path did not set it."""
+        present = [slot for slot in slots if slot is not None]
+        if any(slot is None and not whole for slot, whole in zip(slots, complete)):
+            return Slot(UNKNOWN, None)  # that path's dict may hold the key with any value
+        origins = {slot.origin for slot in present}
+        if len(origins) == 1:
+            value = self._join_values([slot.value for slot in present], memo)
+            options = [(value, None)]
+            origin = present[0].origin
+        else:
+            options = [(slot.value, slot.origin) for slot in present]
+            origin = None
+        if len(present) < len(slots):
+            options.append((ABSENT, None))
+        joined = OneOf.of(options)
+        return Slot(joined, origin if not isinstance(joined, OneOf) or len(origins) == 1 else None)
 
     def _escape(self, value: object, seen: set[int] | None = None) -> None:
         """``value`` goes where the analysis cannot follow it (an unknown call, a return, an attribute)."""
@@ -578,6 +661,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         seen.add(id(value))
         if isinstance(value, SelfAttribute):
             self._self_escaped.add((value.class_id, value.attr))
+            return
+        if isinstance(value, OneOf):
+            for option, _ in value.options:
+                self._escape(option, seen)
             return
         if isinstance(value, DictObj):
             if value.escaped:
@@ -609,6 +696,9 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
     def shared_container(self, alloc: int | None) -> bool:
         """The dict an entry was written in feeds more than one reader: editing it is not local."""
         return alloc is not None and self.dict_feeds.get(alloc, 0) != 1
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def _opened(original: object, copy_: object) -> bool:

@@ -7,7 +7,7 @@ import ast
 import json
 from dataclasses import dataclass
 
-from vllm_lint.facts import UNKNOWN, Origin
+from vllm_lint.facts import UNKNOWN
 from vllm_lint.python import symbols
 from vllm_lint.python.state import (
     DATACLASS_DECORATORS,
@@ -34,11 +34,15 @@ from vllm_lint.python.values import (
     EngineObj,
     FunctionRef,
     ListObj,
+    DROP,
     ObjectArgs,
+    OneOf,
     PartialObj,
     Slot,
     StdName,
+    iteration_items,
     joined_spans,
+    read_slot,
 )
 
 
@@ -165,14 +169,14 @@ class CallsMixin:
                 if keyword.arg in positional_names or keyword.arg in keyword_names:
                     bound[keyword.arg] = value
                 else:
-                    extra.items[keyword.arg] = Slot(value, Origin(span_of(keyword), "call-keyword", extra.alloc))
+                    extra.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), "call-keyword", extra.alloc))
                 continue
             if isinstance(value, DictObj):
                 self._feed(value)
                 keywords_open = keywords_open or not value.complete
                 for key, slot in value.items.items():
                     if key in positional_names or key in keyword_names:
-                        bound[key] = slot.value
+                        bound[key] = read_slot(slot, UNKNOWN)
                     else:
                         extra.items[key] = slot
             else:
@@ -260,6 +264,32 @@ class CallsMixin:
             if isinstance(value, ListObj):
                 return ListObj(list(value.elems), value.exact)
             return UNKNOWN
+        if name in ("setattr", "getattr") and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+            return self._attribute_builtin(name, node)
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            self._args_read(node)
+            return UNKNOWN
+        args = [self._eval(a) for a in node.args]
+        return _pure_builtin(name, args)
+
+    def _attribute_builtin(self, name: str, node: ast.Call) -> object:
+        """``setattr(args, "k", v)`` / ``getattr(cfg, "k", default)`` with a known attribute name."""
+        args = [self._eval(a) for a in node.args]
+        if len(args) < 2:
+            return UNKNOWN
+        target, attr = args[0], args[1]
+        if name == "getattr":
+            if isinstance(target, ObjectArgs) and isinstance(attr, str) and attr in target.slots:
+                return read_slot(target.slots[attr], UNKNOWN)
+            return UNKNOWN
+        value = args[2] if len(args) > 2 else UNKNOWN
+        if isinstance(target, ObjectArgs) and isinstance(attr, str):
+            target.slots[attr] = Slot(value, self._origin(span_of(node), "call"))
+            self._escape(value) if target.kind == "instance" else self._note_feed(value)
+            return None
+        self._escape(target)
+        self._escape(value)
+        return None
         self._args_read(node)
         return UNKNOWN
 
@@ -427,11 +457,13 @@ class CallsMixin:
             if keyword.arg is None:
                 self._dict_update(target, [value], [], keyword.value)
             else:
-                target.items[keyword.arg] = Slot(value, Origin(span_of(keyword), kind, target.alloc))
+                target.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), kind, target.alloc))
                 self._note_feed(value)
 
     def _method_call(self, bound: BoundMethod, node: ast.Call) -> object:
         owner, name = bound.owner, bound.name
+        if isinstance(owner, str):
+            return self._str_method(owner, name, node)
         if isinstance(owner, DictObj):
             return self._dict_method(owner, name, node)
         if isinstance(owner, ListObj):
@@ -453,34 +485,61 @@ class CallsMixin:
         self._args_escape(node)
         return UNKNOWN
 
+    def _str_method(self, text: str, name: str, node: ast.Call) -> object:
+        """Pure string methods on known arguments (flag names built from keys: ``k.replace("_", "-")``)."""
+        args = [self._eval(a) for a in node.args if not isinstance(a, ast.Starred)]
+        for keyword in node.keywords:
+            self._eval(keyword.value)
+        if node.keywords or len(args) != len(node.args):
+            return UNKNOWN
+        if name == "join":
+            items = args[0].elems if len(args) == 1 and isinstance(args[0], ListObj) and args[0].exact else None
+            if items is not None and all(isinstance(item, str) for item in items):
+                return text.join(items)
+            return UNKNOWN
+        if not all(isinstance(arg, (str, int)) and not isinstance(arg, bool) for arg in args):
+            return UNKNOWN
+        try:
+            result = getattr(text, name)(*args)
+        except (TypeError, ValueError):
+            return UNKNOWN
+        if isinstance(result, list):
+            return ListObj(result)
+        return result if isinstance(result, (str, bool, int)) else UNKNOWN
+
     def _dict_method(self, target: DictObj, name: str, node: ast.Call) -> object:
         args = [UNKNOWN if isinstance(a, ast.Starred) else self._eval(a) for a in node.args]
         if name == "update":
             self._dict_update(target, args, node.keywords, node)
             return None
         if name == "setdefault" and args and isinstance(args[0], str):
+            default = args[1] if len(args) > 1 else None
+            origin = self._origin(span_of(node), "call", target.alloc)
             slot = target.items.get(args[0])
             if slot is not None:
-                return slot.value
+                if isinstance(slot.value, OneOf):  # set on some paths: the default on the others
+                    target.items[args[0]] = Slot(slot.value.read(default, origin), None)
+                return read_slot(target.items[args[0]])
             if not target.complete:
                 target.items.pop(args[0], None)
                 return UNKNOWN
-            value = args[1] if len(args) > 1 else None
-            target.items[args[0]] = Slot(value, Origin(span_of(node), "call", target.alloc))
-            return value
+            target.items[args[0]] = Slot(default, origin)
+            return default
         if name == "pop" and args and isinstance(args[0], str):
             slot = target.items.pop(args[0], None)
+            default = args[1] if len(args) > 1 else DROP
             if slot is not None:
-                return slot.value
-            if target.complete and len(args) > 1:
-                return args[1]
+                return read_slot(slot, default)
+            if target.complete and default is not DROP:
+                return default
             return UNKNOWN
         if name == "get" and args and isinstance(args[0], str):
             slot = target.items.get(args[0])
+            default = args[1] if len(args) > 1 else None
             if slot is not None:
-                return slot.value
+                return read_slot(slot, default)
             if target.complete:
-                return args[1] if len(args) > 1 else None
+                return default
             return UNKNOWN
         if name == "copy" and not args:
             result = DictObj()
@@ -489,6 +548,12 @@ class CallsMixin:
         if name == "clear":
             target.items, target.complete = {}, True
             return None
+        if name in ("items", "keys", "values") and not args and iteration_items(target) is not None:
+            if name == "keys":
+                return ListObj(list(target.items))
+            if name == "values":
+                return ListObj([slot.value for slot in target.items.values()])
+            return ListObj([ListObj([key, slot.value]) for key, slot in target.items.items()])
         if name in DICT_READERS:
             return UNKNOWN
         target.forget()
@@ -520,6 +585,48 @@ class CallsMixin:
             target.exact = target.exact and value.exact
         else:
             target.exact = False
+
+
+_TYPES = {"bool": bool, "int": int, "float": float, "str": str, "dict": DictObj, "list": ListObj, "tuple": ListObj}
+
+
+def _pure_builtin(name: str, args: list) -> object:
+    """``str``/``int``/``bool``/``len``/``isinstance`` of known values; UNKNOWN otherwise."""
+    constant = len(args) == 1 and isinstance(args[0], (str, int, float, bool, type(None)))
+    if name in ("str", "repr") and constant:
+        return str(args[0]) if name == "str" else repr(args[0])
+    if name == "bool" and len(args) == 1:
+        return truthiness_of(args[0])
+    if name in ("int", "float") and constant and not isinstance(args[0], type(None)):
+        try:
+            return int(args[0]) if name == "int" else float(args[0])
+        except (TypeError, ValueError, OverflowError):
+            return UNKNOWN
+    if name == "len" and len(args) == 1:
+        value = args[0]
+        if isinstance(value, str):
+            return len(value)
+        items = iteration_items(value)
+        return len(items) if items is not None else UNKNOWN
+    if name == "isinstance" and len(args) == 2:
+        value, kinds = args
+        kinds = kinds.elems if isinstance(kinds, ListObj) and kinds.exact else [kinds]
+        if not all(isinstance(k, Builtin) and k.name in _TYPES for k in kinds):
+            return UNKNOWN
+        if not isinstance(value, (str, int, float, bool, type(None), DictObj)):
+            return UNKNOWN  # a ListObj may be a list or a tuple
+        return any(isinstance(value, _TYPES[k.name]) for k in kinds)
+    return UNKNOWN
+
+
+def truthiness_of(value: object) -> object:
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return bool(value)
+    if isinstance(value, DictObj) and value.items and not any(isinstance(s.value, OneOf) for s in value.items.values()):
+        return True
+    if isinstance(value, DictObj) and not value.items and value.complete:
+        return False
+    return UNKNOWN
 
 
 def from_json(value: object) -> object:

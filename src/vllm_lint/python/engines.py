@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Origin, RequestFacts
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts, join_engines
 from vllm_lint.python import symbols
 from vllm_lint.python.state import (
     ENV_UNSET,
@@ -24,8 +24,14 @@ from vllm_lint.python.values import (
     Slot,
     VllmConfigObj,
     same_constant,
-    to_fact_value,
+    slot_fact,
 )
+
+
+def join_engine_objects(engines: list[EngineObj]) -> EngineObj:
+    if any(engine.facts is None for engine in engines):
+        return EngineObj(None)
+    return EngineObj(join_engines([engine.facts for engine in engines]))
 
 
 class EnginesMixin:
@@ -93,14 +99,14 @@ class EnginesMixin:
                 continue
             value = self._eval(arg)
             if index < len(positional_names):
-                slots[positional_names[index]] = Slot(value, Origin(span_of(arg), "positional"))
+                slots[positional_names[index]] = Slot(value, self._origin(span_of(arg), "positional"))
             else:
                 self._escape(value)
                 open_ = True
         for keyword in node.keywords:
             value = self._eval(keyword.value)
             if keyword.arg is not None:
-                slots[keyword.arg] = Slot(value, Origin(span_of(keyword), "keyword"))
+                slots[keyword.arg] = Slot(value, self._origin(span_of(keyword), "keyword"))
                 self._note_feed(value)
                 continue
             if isinstance(value, DictObj):
@@ -211,8 +217,7 @@ class EnginesMixin:
         env_map, env_open = env if env is not None else (self.state.env, self.state.env_open)
         facts = EngineFacts(kind=kind, anchor=anchor, open=open_)
         for key, slot in slots.items():
-            value = to_fact_value(slot.value)
-            facts.fields[key] = UNKNOWN if value is UNKNOWN else Known(value, slot.origin)
+            facts.fields[key] = slot_fact(slot.value, slot.origin)
             if slot.origin is not None:
                 facts.written[key] = slot.origin
         if "*cleared*" in env_map:
@@ -269,8 +274,7 @@ class EnginesMixin:
             self._request_keys.add(key)
             request = RequestFacts(anchor=candidate.anchor, engine=engine, open=candidate.open)
             for name, slot in candidate.slots.items():
-                inner = to_fact_value(slot.value)
-                request.fields[name] = UNKNOWN if inner is UNKNOWN else Known(inner, slot.origin)
+                request.fields[name] = slot_fact(slot.value, slot.origin)
                 if slot.origin is not None:
                     request.written[name] = slot.origin
             self.requests.append(request)
@@ -286,6 +290,8 @@ class EnginesMixin:
         """``self.x`` of a class whose methods bind ``x`` exactly once."""
         if isinstance(value, SelfAttribute):
             bound = self._class_attrs.get((value.class_id, value.attr), [])
+            if len(bound) > 1 and all(isinstance(b, EngineObj) for b in bound):
+                return join_engine_objects(bound)  # built in several places: each is possible
             if len(bound) != 1:
                 return UNKNOWN
             if isinstance(bound[0], ObjectArgs) and (value.class_id, value.attr) in self._self_escaped:

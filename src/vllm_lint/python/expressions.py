@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from vllm_lint.facts import UNKNOWN, Origin, Span
+from vllm_lint.facts import ABSENT, UNKNOWN, Origin, Span
 from vllm_lint.python import symbols
 from vllm_lint.python.project import ProjectModule
 from vllm_lint.python.state import (
@@ -12,6 +12,7 @@ from vllm_lint.python.state import (
     MAX_DEPTH,
     PURE_BUILTINS,
     STD_MODULES,
+    STR_METHODS,
     BoundMethod,
     SelfAttribute,
     span_of,
@@ -23,11 +24,14 @@ from vllm_lint.python.values import (
     DictObj,
     EngineObj,
     ListObj,
+    DROP,
     ObjectArgs,
+    OneOf,
     Slot,
     StdName,
     copy_value,
     joined_spans,
+    read_slot,
 )
 
 
@@ -35,6 +39,10 @@ class ExpressionsMixin:
     """Expressions: names, containers, operators, comprehensions."""
 
     # ------------------------------------------------------------ expressions
+
+    def _origin(self, span: Span, kind: str, container: int | None = None) -> Origin:
+        """Where a value is written: in this file, or in the project module whose function is being inlined."""
+        return Origin(span, kind, container, self._foreign_path)
 
     def _lookup(self, name: str) -> object:
         if name in self.state.names:
@@ -66,7 +74,7 @@ class ExpressionsMixin:
                 return UNKNOWN
             parent = parent.parent
         if scope.kind == "module" or name not in scope.global_names:
-            if name in ("dict", "list", "tuple") or name in PURE_BUILTINS:
+            if name in ("dict", "list", "tuple", "setattr", "getattr") or name in PURE_BUILTINS:
                 return Builtin(name)
         return UNKNOWN
 
@@ -110,20 +118,24 @@ class ExpressionsMixin:
         if isinstance(base, ProjectModule):
             return copy_value(self.project.name(base.path, node.attr), {}) if self.project else UNKNOWN
         if isinstance(base, StdName):
+            if base.path == "typing" and node.attr == "TYPE_CHECKING":
+                return False  # false at run time
             return StdName(f"{base.path}.{node.attr}") if base.path in STD_MODULES else UNKNOWN
         if isinstance(base, ObjectArgs):
             slot = base.slots.get(node.attr)
             if slot is not None:
-                return slot.value
+                return read_slot(slot, UNKNOWN)  # not written on some path: vLLM's default
             return UNKNOWN
         if isinstance(base, VllmClass) or isinstance(base, EngineObj):
             return BoundMethod(base, node.attr)
         if isinstance(base, DictObj):
             if base.attribute_access and node.attr not in _DICT_METHODS:
                 slot = base.items.get(node.attr)
-                return slot.value if slot is not None else UNKNOWN
+                return read_slot(slot, DROP) if slot is not None else UNKNOWN
             return BoundMethod(base, node.attr)
         if isinstance(base, ListObj):
+            return BoundMethod(base, node.attr)
+        if isinstance(base, str) and node.attr in STR_METHODS:
             return BoundMethod(base, node.attr)
         if isinstance(node.value, ast.Name) and node.value.id == "self" and self.scope.class_node is not None:
             return SelfAttribute(id(self.scope.class_node), node.attr)
@@ -144,7 +156,7 @@ class ExpressionsMixin:
         key = self._eval(node.slice)
         if isinstance(base, DictObj) and isinstance(key, str):
             slot = base.items.get(key)
-            return slot.value if slot is not None else UNKNOWN
+            return read_slot(slot, DROP) if slot is not None else UNKNOWN
         if (
             isinstance(base, ListObj)
             and base.exact
@@ -164,7 +176,7 @@ class ExpressionsMixin:
             key = self._eval(key_node)
             if isinstance(key, str):
                 span = Span(key_node.lineno, key_node.col_offset, value_node.end_lineno, value_node.end_col_offset)
-                result.items[key] = Slot(value, Origin(span, "dict-entry", result.alloc))
+                result.items[key] = Slot(value, self._origin(span, "dict-entry", result.alloc))
                 self._note_feed(value)
             else:
                 result.forget()
@@ -239,6 +251,14 @@ class ExpressionsMixin:
             right = self._eval(right_node)
             if result is UNKNOWN:
                 continue
+            if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, DictObj) and isinstance(left, str):
+                contained = _dict_contains(right, left)
+                if contained is None:
+                    result = UNKNOWN
+                elif contained is isinstance(op, ast.NotIn):
+                    result = False
+                left = right
+                continue
             if not (
                 isinstance(left, (str, int, float, bool, type(None)))
                 and isinstance(right, (str, int, float, bool, type(None)))
@@ -277,10 +297,29 @@ class ExpressionsMixin:
         return UNKNOWN
 
     def _eval_JoinedStr(self, node: ast.JoinedStr) -> object:
-        for child in ast.walk(node):
-            if isinstance(child, ast.FormattedValue):
-                self._eval(child.value)  # formatting reads, it does not change
-        return UNKNOWN
+        """An f-string of known values (``f"--{key}"``); formatting reads, it does not change."""
+        parts: list[str] | None = []
+        for part in node.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                if parts is not None:
+                    parts.append(part.value)
+                continue
+            if not isinstance(part, ast.FormattedValue):
+                parts = None
+                continue
+            value = self._eval(part.value)
+            if part.format_spec is not None:
+                self._eval(part.format_spec)
+            if (
+                parts is None
+                or part.format_spec is not None
+                or part.conversion not in (-1, ord("s"), ord("r"))
+                or not isinstance(value, (str, int, float, bool, type(None)))
+            ):
+                parts = None
+                continue
+            parts.append(repr(value) if part.conversion == ord("r") else str(value))
+        return "".join(parts) if parts is not None else UNKNOWN
 
     def _eval_Lambda(self, node: ast.Lambda) -> object:
         return UNKNOWN  # its body runs later, with parameters we cannot know
@@ -314,6 +353,9 @@ class ExpressionsMixin:
     # --------------------------------------------------------------- helpers
 
     def _truth(self, value: object) -> bool | None:
+        if isinstance(value, OneOf):
+            truths = {None if v is ABSENT else self._truth(v) for v, _ in value.options}
+            return truths.pop() if len(truths) == 1 else None
         if isinstance(value, (bool, int, float, str, bytes)) or value is None:
             return bool(value)
         if isinstance(value, DictObj):
@@ -325,6 +367,14 @@ class ExpressionsMixin:
                 return True
             return False if value.exact else None
         return None
+
+
+def _dict_contains(mapping: DictObj, key: str) -> bool | None:
+    """``key in mapping`` where certain."""
+    slot = mapping.items.get(key)
+    if slot is not None:
+        return None if isinstance(slot.value, OneOf) else True
+    return False if mapping.complete else None
 
 
 _COMPARE = {

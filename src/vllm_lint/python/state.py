@@ -13,10 +13,16 @@ REQUEST_METHODS = {"generate": (1, "sampling_params"), "chat": (1, "sampling_par
 # Calls that read their arguments without keeping or changing them.
 PURE_BUILTINS = frozenset(
     {"print", "len", "repr", "str", "isinstance", "bool", "id", "type", "hash", "format", "sorted", "any", "all"}
+    | {"int", "float"}
 )
 LOGGER_NAMES = frozenset({"logger", "log", "logging", "LOGGER", "_logger", "LOG"})
 DICT_READERS = frozenset({"get", "items", "keys", "values", "copy", "__contains__"})
 LIST_READERS = frozenset({"index", "count", "copy"})
+# Pure string methods evaluated on known arguments.
+STR_METHODS = frozenset(
+    {"replace", "lower", "upper", "strip", "lstrip", "rstrip", "startswith", "endswith", "split", "join",
+     "removeprefix", "removesuffix"}
+)
 MAX_DEPTH = 200  # expression nesting we follow; deeper means unknown
 RUNNER_ENV_VAR = "VLLM_USE_V2_MODEL_RUNNER"
 STD_MODULES = frozenset(
@@ -35,6 +41,8 @@ STD_MODULES = frozenset(
     | {"subprocess", "asyncio"}
 )
 _DICT_METHODS = frozenset(dir(dict))
+MAX_UNROLLED_ITEMS = 64  # a loop over a longer known sequence is analysed as a whole
+MAX_UNROLLED_ITERATIONS = 512  # per module pass, so that nested loops stay cheap
 MAX_INLINE_DEPTH = 2  # same-module calls followed into their bodies
 MAX_INLINED_CALLS = 200  # per module, so that analysis cost stays bounded
 FIELD_FUNCTIONS = frozenset({"field", "Field", "ib", "attrib"})
@@ -74,6 +82,14 @@ class Scope:
 
 def span_of(node: ast.AST) -> Span:
     return Span(node.lineno, node.col_offset, getattr(node, "end_lineno", None), getattr(node, "end_col_offset", None))
+
+
+@dataclass
+class LoopFrame:
+    """The states of one iteration of an unrolled loop that reach ``break`` or ``continue``."""
+
+    breaks: list = field(default_factory=list)
+    continues: list = field(default_factory=list)
 
 
 @dataclass(frozen=True, eq=False)

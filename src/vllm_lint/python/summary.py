@@ -26,8 +26,16 @@ class Touched(ast.NodeVisitor):
 
     def __init__(self, call_arguments: bool = True) -> None:
         self.names: set[str] = set()
+        # ``d["key"] = v`` with a literal key: only those keys of ``d`` change (unless ``d`` is in ``names``).
+        self.literal_keys: dict[str, set[str]] = {}
         self.environ = False
         self.call_arguments = call_arguments
+
+    @classmethod
+    def of_names(cls, names: set[str]) -> Touched:
+        touched = cls()
+        touched.names = set(names)
+        return touched
 
     def _base(self, node: ast.AST) -> None:
         while isinstance(node, (ast.Attribute, ast.Subscript)):
@@ -42,7 +50,14 @@ class Touched(ast.NodeVisitor):
             self.names.add(node.id)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
-        if isinstance(node.ctx, (ast.Store, ast.Del)):
+        if (
+            isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            self.literal_keys.setdefault(node.value.id, set()).add(node.slice.value)
+        elif isinstance(node.ctx, (ast.Store, ast.Del)):
             self._base(node.value)
         self.generic_visit(node)
 

@@ -11,7 +11,7 @@ import ast
 import itertools
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Mapping, Origin, Span
+from vllm_lint.facts import ABSENT, UNKNOWN, Choice, EngineFacts, Known, Mapping, Origin, Span
 
 _allocations = itertools.count(1)
 
@@ -44,7 +44,7 @@ class DictObj:
         """The value under ``key``: ABSENT when certainly missing, UNKNOWN when it may exist."""
         slot = self.items.get(key)
         if slot is not None:
-            return slot.value
+            return read_slot(slot, ABSENT)
         return ABSENT if self.complete else UNKNOWN
 
     def forget(self) -> None:
@@ -105,7 +105,7 @@ class ObjectArgs:
     ``**mapping``, ``from_cli_args``, an escape into unknown code).
     """
 
-    __slots__ = ("kind", "node", "anchor", "slots", "open", "env", "facts")
+    __slots__ = ("kind", "node", "anchor", "slots", "open", "env", "facts", "fields")
 
     def __init__(self, kind: str, node: ast.AST, anchor: Span, slots: dict[str, Slot], open_: bool, env=None):
         self.kind = kind
@@ -115,12 +115,14 @@ class ObjectArgs:
         self.open = open_
         self.env = env
         self.facts: EngineFacts | None = None  # set once it has built an engine
+        self.fields: list[str] | None = None  # a dataclass-like instance: its fields, in order
 
     def __deepcopy__(self, memo: dict) -> ObjectArgs:
         copy = ObjectArgs(self.kind, self.node, self.anchor, {}, self.open, self.env)
         memo[id(self)] = copy
         copy.slots = {key: Slot(_deepcopy(slot.value, memo), slot.origin) for key, slot in self.slots.items()}
         copy.facts = self.facts
+        copy.fields = self.fields
         return copy
 
 
@@ -170,10 +172,79 @@ class PartialObj:
     open: bool = False
 
 
-_IMMUTABLE = (str, bytes, int, float, bool, type(None))
+IMMUTABLE = _IMMUTABLE = (str, bytes, int, float, bool, type(None))
+MAX_OPTIONS = 8  # values a OneOf keeps before it gives up and becomes UNKNOWN
+
+
+class OneOf:
+    """A value that differs between paths: each option a (value, origin) pair.
+
+    Options are constants, or ``ABSENT`` for a dict key some path does not set
+    (with at most one container, the value on the paths that do).  Code that does
+    not understand it treats it as unknown.
+    """
+
+    __slots__ = ("options",)
+
+    def __init__(self, options: tuple) -> None:
+        self.options = options
+
+    @staticmethod
+    def of(options: list[tuple[object, Origin | None]]) -> object:
+        """The join of ``(value, origin)`` pairs: one value if they agree, else a OneOf or UNKNOWN."""
+        flat: list[tuple[object, Origin | None]] = []
+        for value, origin in options:
+            if value is UNKNOWN:
+                return UNKNOWN
+            if isinstance(value, OneOf):
+                flat.extend((inner, inner_origin or origin) for inner, inner_origin in value.options)
+            else:
+                flat.append((value, origin))
+        unique: list[tuple[object, Origin | None]] = []
+        for value, origin in flat:
+            if not (value is ABSENT or isinstance(value, _IMMUTABLE)) and any(
+                other is not value and not (other is ABSENT or isinstance(other, _IMMUTABLE)) for other, _ in unique
+            ):
+                return UNKNOWN  # two different containers: not tracked
+            if not any(_same_option(value, origin, other, other_origin) for other, other_origin in unique):
+                unique.append((value, origin))
+        if len(unique) > MAX_OPTIONS:
+            return UNKNOWN
+        if len({id(v) if not isinstance(v, _IMMUTABLE) else (type(v), v) for v, _ in unique}) == 1 and len(
+            {o for _, o in unique}
+        ) == 1:
+            return unique[0][0]
+        return OneOf(tuple(unique))
+
+    def read(self, default: object = None, default_origin: Origin | None = None) -> object:
+        """The value read from a dict key that may be missing: ``default`` on the paths
+        without it, or (``default=DROP``) only the paths with it, the others raising KeyError."""
+        options = []
+        for value, origin in self.options:
+            if value is not ABSENT:
+                options.append((value, origin))
+            elif default is not DROP:
+                options.append((default, default_origin))
+        return OneOf.of(options) if options else UNKNOWN
+
+    def __deepcopy__(self, memo: dict) -> OneOf:
+        return OneOf(tuple((_deepcopy(v, memo), o) for v, o in self.options))
+
+
+DROP = object()  # OneOf.read(DROP): the paths without the key raise KeyError
+
+
+def _same_option(a: object, a_origin: object, b: object, b_origin: object) -> bool:
+    if a_origin != b_origin:
+        return False
+    if a is b:
+        return True
+    return isinstance(a, _IMMUTABLE) and type(a) is type(b) and a == b
 
 
 def _deepcopy(value: object, memo: dict) -> object:
+    if isinstance(value, OneOf):
+        return value.__deepcopy__(memo)
     if isinstance(value, (DictObj, ListObj, ObjectArgs)):
         existing = memo.get(id(value))
         if existing is not None:
@@ -224,3 +295,35 @@ def to_fact_value(value: object, seen: set[int] | None = None) -> object:
     if isinstance(value, (ClassRef, FunctionRef)):
         return value  # a class or function object: non-empty, opaque
     return UNKNOWN
+
+
+def read_slot(slot: Slot, default: object = None) -> object:
+    """A slot's value as a read sees it (``OneOf.read`` when some path did not write it)."""
+    value = slot.value
+    return value.read(default) if isinstance(value, OneOf) else value
+
+
+def slot_fact(value: object, origin: Origin | None) -> object:
+    """The fact for a value written at ``origin``: Known, a Choice of paths' values, or UNKNOWN."""
+    if isinstance(value, OneOf):
+        options = []
+        for option, option_origin in value.options:
+            if option is ABSENT:
+                options.append(ABSENT)
+                continue
+            inner = to_fact_value(option)
+            if inner is UNKNOWN:
+                return UNKNOWN
+            options.append(Known(inner, option_origin or origin))
+        return Choice(tuple(options))
+    inner = to_fact_value(value)
+    return UNKNOWN if inner is UNKNOWN else Known(inner, origin)
+
+
+def iteration_items(value: object) -> list | None:
+    """The elements a ``for`` loop over ``value`` certainly visits, in order; None if unknown."""
+    if isinstance(value, ListObj) and value.exact and not isinstance(value.node, ast.Set):  # sets: no order
+        return list(value.elems)
+    if isinstance(value, DictObj) and value.complete and not any(isinstance(s.value, OneOf) for s in value.items.values()):
+        return list(value.items)
+    return None
