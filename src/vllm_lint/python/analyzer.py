@@ -32,6 +32,7 @@ from vllm_lint.python.state import (
     MAX_UNROLLED_ITEMS,
     MAX_UNROLLED_ITERATIONS,
     MISSING,
+    SELF_SHADOW,
     STD_MODULES,
     LoopFrame,
     Scope,
@@ -106,6 +107,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         self._unroll_budget = MAX_UNROLLED_ITERATIONS
         # Set while a function of another project module is inlined: the file its code is in.
         self._foreign_path: str | None = None
+        # The module's state while a call in the module body is inlined.
+        self._module_live: State | None = None
         # One frame per enclosing loop: an unrolled loop collects the states that break
         # or continue; None for a loop analysed as a whole.
         self._loop_frames: list[LoopFrame | None] = []
@@ -530,7 +533,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         if isinstance(base_node, ast.Name) and base_node.id == "self" and self.scope.class_node is not None:
             key = (id(self.scope.class_node), target.attr)
             self._class_attrs.setdefault(key, []).append(value)
-            if not (isinstance(value, ObjectArgs) and value.kind == "SamplingParams"):
+            if isinstance(value, (DictObj, ListObj)):
+                # Followed in this method until another method may run (``self.model_args["k"] = v``).
+                self.state.names[SELF_SHADOW + target.attr] = value
+            elif not (isinstance(value, ObjectArgs) and value.kind == "SamplingParams"):
                 self._escape(value)
             return
         base = self._eval(base_node)
@@ -540,7 +546,13 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
             self._escape(base)
             self._escape(value)
 
+    def _drop_self_shadows(self) -> None:
+        for name in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
+            self._escape(self.state.names.pop(name))
+
     def _forget(self, touched: Touched) -> None:
+        if "self" in touched.names:
+            self._drop_self_shadows()
         for name, keys in touched.literal_keys.items():
             current = self.state.names.get(name)
             if name in touched.names:
@@ -572,7 +584,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         names = {}
         for name in dict.fromkeys(key for state in states for key in state.names):
             values = [s.names.get(name, MISSING) for s in states]
-            if name not in _BUILTIN_NAMES and self.scope.kind != "class":
+            if name not in _BUILTIN_NAMES and self.scope.kind != "class" and not name.startswith(SELF_SHADOW):
                 # A path that leaves the name unbound raises NameError when it is read
                 # (``if is_vllm_available(): from vllm import LLM``): only the others count.
                 values = [v for v in values if v is not MISSING]

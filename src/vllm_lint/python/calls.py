@@ -52,6 +52,12 @@ class CallsMixin:
     # ------------------------------------------------------------------ calls
 
     def _eval_Call(self, node: ast.Call) -> object:
+        result = self._call(node)
+        if self.scope.class_node is not None and _may_change_self(node):
+            self._drop_self_shadows()  # another method may have changed this object's attributes
+        return result
+
+    def _call(self, node: ast.Call) -> object:
         func = self._eval(node.func)
         if isinstance(func, VllmClass):
             return self._construct(func.name, node)
@@ -112,6 +118,20 @@ class CallsMixin:
         ):
             return NOT_INLINED
         self._inline_budget -= 1
+        # A call in the module body runs now: the function reads the module's names as they are.
+        at_module = self.scope is self.module_scope and self.module_scope.final is None
+        if at_module:
+            self._module_live = self.state
+        try:
+            return self._inline_body(func, fn, node)
+        finally:
+            if at_module:
+                module_state, self._module_live = self._module_live, None
+                declared = self.summary.locals_of(fn)[1]
+                for name in declared:  # ``global X`` in the function: whatever it did to X
+                    module_state.names[name] = UNKNOWN
+
+    def _inline_body(self, func: FunctionRef, fn: ast.AST, node: ast.Call) -> object:
         bindings = self._bind_arguments(fn, node)
         local, declared = self.summary.locals_of(fn)
         parent = func.scope if isinstance(func.scope, Scope) else self.module_scope
@@ -585,6 +605,19 @@ class CallsMixin:
             target.exact = target.exact and value.exact
         else:
             target.exact = False
+
+
+def _may_change_self(node: ast.Call) -> bool:
+    """A call of one of this object's methods (``self.setup()``, ``super().__init__()``), or one given ``self``."""
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        owner = func.value
+        if isinstance(owner, ast.Name) and owner.id == "self":
+            return True
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+            return True
+    arguments = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
+    return any(isinstance(a, ast.Name) and a.id == "self" for a in arguments)
 
 
 _TYPES = {"bool": bool, "int": int, "float": float, "str": str, "dict": DictObj, "list": ListObj, "tuple": ListObj}

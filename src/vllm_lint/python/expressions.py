@@ -10,6 +10,7 @@ from vllm_lint.python.project import ProjectModule
 from vllm_lint.python.state import (
     _DICT_METHODS,
     MAX_DEPTH,
+    SELF_SHADOW,
     PURE_BUILTINS,
     STD_MODULES,
     STR_METHODS,
@@ -56,6 +57,10 @@ class ExpressionsMixin:
                 parent = parent.parent
                 continue
             final = parent.final
+            if final is None and parent.kind == "module" and self._module_live is not None:
+                # A function called from the module body: the module's names now, themselves.
+                live = self._module_live.names
+                return live[name] if name in live else (UNKNOWN if name in parent.local_names else self._builtin_or_unknown(name, scope))
             if final is not None and name in final.names:
                 if name in self._volatile and parent.kind == "module":
                     return UNKNOWN
@@ -73,6 +78,9 @@ class ExpressionsMixin:
             if parent.kind == "function" and name in parent.local_names:
                 return UNKNOWN
             parent = parent.parent
+        return self._builtin_or_unknown(name, scope)
+
+    def _builtin_or_unknown(self, name: str, scope) -> object:
         if scope.kind == "module" or name not in scope.global_names:
             if name in ("dict", "list", "tuple", "setattr", "getattr") or name in PURE_BUILTINS:
                 return Builtin(name)
@@ -138,6 +146,9 @@ class ExpressionsMixin:
         if isinstance(base, str) and node.attr in STR_METHODS:
             return BoundMethod(base, node.attr)
         if isinstance(node.value, ast.Name) and node.value.id == "self" and self.scope.class_node is not None:
+            shadow = self.state.names.get(SELF_SHADOW + node.attr)
+            if shadow is not None:
+                return shadow
             return SelfAttribute(id(self.scope.class_node), node.attr)
         if isinstance(base, ClassRef):
             if node.attr in ("options", "remote"):

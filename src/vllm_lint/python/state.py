@@ -52,6 +52,9 @@ FIELD_BASES = frozenset({"BaseModel", "BaseSettings", "NamedTuple"})
 
 
 ENV_UNSET = ABSENT  # a variable removed from os.environ
+# The state's name for ``self.<attr>`` while a method follows a container it assigned there
+# (a dot never occurs in a Python name).
+SELF_SHADOW = "self."
 
 
 @dataclass
