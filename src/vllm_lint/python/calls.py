@@ -40,6 +40,7 @@ from vllm_lint.python.values import (
     PartialObj,
     Slot,
     StdName,
+    VllmConfigObj,
     iteration_items,
     joined_spans,
     read_slot,
@@ -496,6 +497,10 @@ class CallsMixin:
             else:
                 self._args_read(node)
             return owner
+        if isinstance(owner, ObjectArgs) and name == "create_engine_config":
+            # vLLM validates the configuration here, before any engine class is chosen.
+            self._args_read(node)
+            return VllmConfigObj(self._finalize_args(owner, escaped=False))
         if isinstance(owner, EngineObj):
             if name in REQUEST_METHODS:
                 self._request(owner, name, node)

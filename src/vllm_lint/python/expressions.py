@@ -130,6 +130,8 @@ class ExpressionsMixin:
                 return False  # false at run time
             return StdName(f"{base.path}.{node.attr}") if base.path in STD_MODULES else UNKNOWN
         if isinstance(base, ObjectArgs):
+            if node.attr == "create_engine_config" and base.kind in symbols.ARGS_CONSTRUCTORS:
+                return BoundMethod(base, node.attr)
             slot = base.slots.get(node.attr)
             if slot is not None:
                 return read_slot(slot, UNKNOWN)  # not written on some path: vLLM's default
