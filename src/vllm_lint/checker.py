@@ -38,6 +38,8 @@ def check_facts(
     for engine in engines:
         alternatives = engine_alternatives(engine)
         for rule in engine_rules:
+            if rule.code in engine.suppressed:
+                continue
             add(_on_every_path([list(rule.check(alt, version)) for alt in alternatives], engine.anchor))
     for request in requests:
         alternatives = request_alternatives(request)

@@ -182,6 +182,12 @@ class EngineFacts:
     env_open: bool = False
     # Which front end produced the facts: "python" or "command-line".
     source: str = "python"
+    # Set when the engine is built in code run for a call (a class constructed, a function of
+    # another module): (file or None for this one, where the construction is written).
+    # ``anchor`` is then the call in this file.
+    built_at: tuple[str | None, Span] | None = None
+    # Codes not to report for this engine (the construction's own file reports them).
+    suppressed: frozenset = frozenset()
 
     def get(self, name: str) -> Fact:
         if name in self.fields:

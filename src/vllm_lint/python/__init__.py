@@ -49,12 +49,21 @@ def _mentions_setting(text: bytes) -> bool:
 
 
 def needs_analysis(source: bytes, path: str | None) -> bool:
-    """``may_have_findings``, or a vLLM file importing a project module that holds the settings."""
+    """``may_have_findings``, or a file with half of it that imports a project module with the other
+    half: vLLM here and the settings there, or the settings here passed to a module that builds engines."""
     if may_have_findings(source):
         return True
-    if path is None or path in ("-", "stdin") or b"vllm" not in source or b"import" not in source:
+    if path is None or path in ("-", "stdin") or b"import" not in source:
         return False
-    return project_modules().imports_relevant_module(path, source, _mentions_setting)
+    if b"vllm" in source:
+        return project_modules().imports_relevant_module(path, source, _mentions_setting)
+    if _mentions_setting(source):
+        return project_modules().imports_relevant_module(path, source, _mentions_vllm)
+    return False
+
+
+def _mentions_vllm(text: bytes) -> bool:
+    return b"vllm" in text
 
 
 def may_have_findings(source: str | bytes) -> bool:
@@ -83,7 +92,7 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) ->
         project = project_modules()
         with project.analysing(real_path):
             analysis = analyze_module(tree, real_path, project)
-    findings = check_facts(analysis.engines, analysis.requests, version)
+    findings = check_facts(_not_reported_elsewhere(analysis, version, real_path), analysis.requests, version)
     for finding in findings:
         origin = finding.origin
         if origin is not None and origin.container is not None and analysis.shared_container(origin.container):
@@ -91,3 +100,43 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) ->
             finding.fix_action = None
             finding.fix_safety = None
     return findings
+
+
+def _not_reported_elsewhere(analysis, version: Version, path: str | None) -> list:
+    """The engines to report here: one built for a call (a class constructed, another module's
+    function) adds only what the construction's own analysis does not already report."""
+    engines = analysis.engines
+    if not any(engine.built_at is not None for engine in engines):
+        return engines
+    own: dict[str | None, set] = {}
+
+    def reported(where: str | None) -> set:
+        if where not in own:
+            source = [e for e in engines if e.built_at is None] if where is None else project_modules().engines_of(where)
+            own[where] = {
+                (finding.code, engine.anchor.line, engine.anchor.col)
+                for engine in source
+                if engine.built_at is None
+                for finding in check_facts([engine], [], version)
+            }
+        return own[where]
+
+    result = []
+    for engine in engines:
+        if engine.built_at is None:
+            result.append(engine)
+            continue
+        where, span = engine.built_at
+        codes = {code for code, line, col in reported(where) if (line, col) == (span.line, span.col)}
+        if codes:
+            engine = _without_codes(engine, codes)
+        if engine is not None:
+            result.append(engine)
+    return result
+
+
+def _without_codes(engine, codes: set):
+    """An engine whose findings of ``codes`` belong to the construction's own file."""
+    from dataclasses import replace
+
+    return replace(engine, suppressed=frozenset(codes) | engine.suppressed)

@@ -25,6 +25,7 @@ from vllm_lint.python import symbols
 from vllm_lint.python.calls import CallsMixin, ClassInfo, class_info
 from vllm_lint.python.engines import EnginesMixin, join_engine_objects
 from vllm_lint.python.expressions import ExpressionsMixin
+from vllm_lint.python.instances import InstancesMixin
 from vllm_lint.python.project import ProjectModule, ProjectModules
 from vllm_lint.python.state import (
     ENV_UNSET,
@@ -62,7 +63,7 @@ from vllm_lint.python.values import (
 )
 
 
-class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
+class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin):
     """Analyse one module; results in ``engines`` and ``requests``."""
 
     def __init__(
@@ -109,6 +110,12 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         self._foreign_path: str | None = None
         # The module's state while a call in the module body is inlined.
         self._module_live: State | None = None
+        # Classes that build engines (their methods, by name), and the instances being followed.
+        self._engine_classes: dict[int, dict | None] = {}
+        self._instances: list = []
+        self._followed_self_call = False
+        # While a class or another module's function runs for a call: that call, where engines are reported.
+        self._anchor_site = None
         # One frame per enclosing loop: an unrolled loop collects the states that break
         # or continue; None for a loop analysed as a whole.
         self._loop_frames: list[LoopFrame | None] = []
@@ -153,6 +160,9 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
         args = node.args
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
             self._eval(default)
+        if args.kwarg is not None:
+            # A new dict on every call, seen by nothing else: its writes are certain, its other keys not.
+            self.state.names[args.kwarg.arg] = DictObj({}, complete=False)
         copies_before = len(self._global_copies)
         self._stopped = False
         try:
@@ -624,6 +634,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, EnginesMixin):
                 joined.slots[key] = self._join_slots([v.slots.get(key) for v in values], [not v.open for v in values], memo)
             joined.facts = first.facts
             joined.fields = first.fields
+            joined.built_at = first.built_at
             return joined
         if isinstance(first, ListObj) and all(
             isinstance(v, ListObj) and v.alloc == first.alloc and len(v.elems) == len(first.elems) for v in values

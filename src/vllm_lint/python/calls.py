@@ -26,6 +26,7 @@ from vllm_lint.python.state import (
     span_of,
 )
 from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
+from vllm_lint.python.instances import NOT_FOLLOWED
 from vllm_lint.python.symbols import VllmClass
 from vllm_lint.python.values import (
     Builtin,
@@ -53,9 +54,11 @@ class CallsMixin:
     # ------------------------------------------------------------------ calls
 
     def _eval_Call(self, node: ast.Call) -> object:
+        self._followed_self_call = False
         result = self._call(node)
-        if self.scope.class_node is not None and _may_change_self(node):
+        if self.scope.class_node is not None and not self._followed_self_call and _may_change_self(node):
             self._drop_self_shadows()  # another method may have changed this object's attributes
+        self._followed_self_call = False
         return result
 
     def _call(self, node: ast.Call) -> object:
@@ -67,6 +70,11 @@ class CallsMixin:
         if isinstance(func, BoundMethod):
             return self._method_call(func, node)
         if isinstance(func, SelfAttribute):
+            if self._instances and func.class_id == id(self._instances[-1].ref.node):
+                result = self._self_method_call(func.attr, node)
+                if result is not NOT_FOLLOWED:
+                    self._followed_self_call = True
+                    return result
             self._args_escape(node)
             return UNKNOWN
         if isinstance(func, StdName):
@@ -96,6 +104,8 @@ class CallsMixin:
             if self.scope.kind == "module":
                 self._forget_volatile()
         if isinstance(func, ClassRef):
+            if self._construct_instance(func, node, remote=False):
+                return UNKNOWN
             return self._instantiate(func, node)
         if self.scope.kind == "class" and call_name(node.func) in FIELD_FUNCTIONS:
             return self._field_default(node)
@@ -119,12 +129,17 @@ class CallsMixin:
         ):
             return NOT_INLINED
         self._inline_budget -= 1
+        # The arguments are written here: evaluated before the function's code runs (in its own file).
+        bindings = self._bind_arguments(fn, node)
         # A call in the module body runs now: the function reads the module's names as they are.
         at_module = self.scope is self.module_scope and self.module_scope.final is None
         if at_module:
             self._module_live = self.state
         try:
-            return self._inline_body(func, fn, node)
+            if func.path is not None:
+                with self._at_call(node, func.path):
+                    return self._inline_body(func, fn, bindings)
+            return self._inline_body(func, fn, bindings)
         finally:
             if at_module:
                 module_state, self._module_live = self._module_live, None
@@ -132,8 +147,7 @@ class CallsMixin:
                 for name in declared:  # ``global X`` in the function: whatever it did to X
                     module_state.names[name] = UNKNOWN
 
-    def _inline_body(self, func: FunctionRef, fn: ast.AST, node: ast.Call) -> object:
-        bindings = self._bind_arguments(fn, node)
+    def _inline_body(self, func: FunctionRef, fn: ast.AST, bindings: dict[str, object]) -> object:
         local, declared = self.summary.locals_of(fn)
         parent = func.scope if isinstance(func.scope, Scope) else self.module_scope
         while parent.kind == "class":
@@ -161,9 +175,9 @@ class CallsMixin:
             return UNKNOWN
         return self._join_values(returns, {}) if returns else None
 
-    def _bind_arguments(self, fn: ast.AST, call: ast.Call) -> dict[str, object]:
+    def _bind_arguments(self, fn: ast.AST, call: ast.Call, skip_self: bool = False) -> dict[str, object]:
         args = fn.args
-        positional_names = [a.arg for a in args.posonlyargs + args.args]
+        positional_names = [a.arg for a in args.posonlyargs + args.args][1 if skip_self else 0 :]
         keyword_names = [a.arg for a in args.kwonlyargs]
         bound: dict[str, object] = {}
         values: list[object] = []
@@ -278,7 +292,8 @@ class CallsMixin:
             sources = []
             for arg in node.args:
                 sources.append(UNKNOWN if isinstance(arg, ast.Starred) else self._eval(arg))
-            self._dict_update(result, sources, node.keywords, None, kind="call-keyword")
+            self._dict_update(result, sources, [], None)
+            self._dict_call_keywords(result, node.keywords)
             return result
         if name in ("list", "tuple") and len(node.args) == 1 and not node.keywords:
             value = self._eval(node.args[0])
@@ -292,6 +307,27 @@ class CallsMixin:
             return UNKNOWN
         args = [self._eval(a) for a in node.args]
         return _pure_builtin(name, args)
+
+    def _dict_call_keywords(self, result: DictObj, keywords: list[ast.keyword]) -> None:
+        """``dict(..., k=v, **more)``: a key given twice is a TypeError, so an unknown ``**more``
+        cannot change the keywords written; it may change what the positional mapping gave."""
+        explicit = {k.arg for k in keywords if k.arg is not None}
+        for keyword in keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg is not None:
+                result.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), "call-keyword", result.alloc))
+                self._note_feed(value)
+                continue
+            if isinstance(value, DictObj):
+                self._feed(value)
+                result.items.update(value.items)
+                known = value.complete
+            else:
+                self._escape(value)
+                known = False
+            if not known:
+                result.items = {k: s for k, s in result.items.items() if k in explicit or k in getattr(value, "items", {})}
+                result.complete = False
 
     def _attribute_builtin(self, name: str, node: ast.Call) -> object:
         """``setattr(args, "k", v)`` / ``getattr(cfg, "k", default)`` with a known attribute name."""
@@ -491,6 +527,10 @@ class CallsMixin:
             return self._list_method(owner, name, node)
         if isinstance(owner, VllmClass):
             return self._class_method(owner, name, node)
+        if isinstance(owner, ClassRef) and name == "remote":
+            if not self._construct_instance(owner, node, remote=True):
+                self._args_escape(node)
+            return UNKNOWN  # an actor handle
         if isinstance(owner, ClassRef) and name == "options":
             if any(k.arg == "runtime_env" for k in node.keywords):
                 self._record_ray_env(owner.node, self._runtime_env_keyword(node))

@@ -87,10 +87,16 @@ class EnginesMixin:
         (``LLM(model, *, ...)``), so ``*args`` can only supply those names."""
         slots: dict[str, Slot] = {}
         open_ = False
-        positional = node.args[skip_positional:]
-        for index, arg in enumerate(positional):
+        index = 0
+        for arg in node.args[skip_positional:]:
             if isinstance(arg, ast.Starred):
-                self._escape(self._eval(arg.value))
+                value = self._eval(arg.value)
+                if isinstance(value, ListObj) and value.exact:  # ``*self.args`` of a known tuple
+                    for elem in value.elems:
+                        open_ = self._positional_slot(slots, positional_names, index, elem, None) or open_
+                        index += 1
+                    continue
+                self._escape(value)
                 if keyword_only_rest:
                     for name in positional_names[index:]:
                         slots[name] = Slot(UNKNOWN, None)
@@ -98,11 +104,8 @@ class EnginesMixin:
                 open_ = True
                 continue
             value = self._eval(arg)
-            if index < len(positional_names):
-                slots[positional_names[index]] = Slot(value, self._origin(span_of(arg), "positional"))
-            else:
-                self._escape(value)
-                open_ = True
+            open_ = self._positional_slot(slots, positional_names, index, value, self._origin(span_of(arg), "positional")) or open_
+            index += 1
         for keyword in node.keywords:
             value = self._eval(keyword.value)
             if keyword.arg is not None:
@@ -120,6 +123,14 @@ class EnginesMixin:
                 open_ = True
         return open_, slots
 
+    def _positional_slot(self, slots: dict, names: tuple[str, ...], index: int, value: object, origin) -> bool:
+        """Bind a positional argument; True when it has no known name (any parameter may get it)."""
+        if index < len(names):
+            slots[names[index]] = Slot(value, origin)
+            return False
+        self._escape(value)
+        return True
+
     def _construct(self, kind: str, node: ast.Call, partial: PartialObj | None = None) -> object:
         names = ("model",) if kind in ("LLM", "EngineArgs", "AsyncEngineArgs", "ModelConfig") else ()
         open_, slots = self._call_slots(node, positional_names=names, keyword_only_rest=kind == "LLM")
@@ -127,7 +138,7 @@ class EnginesMixin:
             open_ = open_ or partial.open
             for key, slot in partial.slots.items():
                 slots.setdefault(key, slot)
-        anchor = span_of(node)
+        anchor = self._anchor_site or span_of(node)
         if kind == "LLM":
             facts = self._engine_facts("LLM", node, anchor, slots, open_)
             return EngineObj(facts)
@@ -138,6 +149,8 @@ class EnginesMixin:
             "SamplingParams",
         ):
             obj = ObjectArgs(kind, node, anchor, slots, open_, (dict(self.state.env), self.state.env_open))
+            if self._anchor_site is not None:
+                obj.built_at = (self._foreign_path, span_of(node))
             if kind in symbols.ARGS_CONSTRUCTORS:
                 self._created_args.setdefault(id(node), copy.deepcopy(obj))
             return obj
@@ -195,7 +208,9 @@ class EnginesMixin:
             return EngineObj(config.facts if isinstance(config, VllmConfigObj) else None)
         if name == "from_cli_args" and owner.name in symbols.ARGS_CONSTRUCTORS:
             self._args_escape(node)
-            obj = ObjectArgs(owner.name, node, span_of(node), {}, True, (dict(self.state.env), self.state.env_open))
+            obj = ObjectArgs(
+                owner.name, node, self._anchor_site or span_of(node), {}, True, (dict(self.state.env), self.state.env_open)
+            )
             self._created_args.setdefault(id(node), copy.deepcopy(obj))
             return obj
         self._args_escape(node)
@@ -206,16 +221,21 @@ class EnginesMixin:
         if obj.facts is not None:
             return obj.facts
         env = None if escaped else (dict(self.state.env), self.state.env_open)
-        facts = self._engine_facts(obj.kind, obj.node, obj.anchor, obj.slots, obj.open or escaped, env or obj.env)
+        facts = self._engine_facts(
+            obj.kind, obj.node, obj.anchor, obj.slots, obj.open or escaped, env or obj.env, obj.built_at
+        )
         obj.facts = facts
         created = self._created_args.get(id(obj.node))
         if created is not None:
             created.facts = facts
         return facts
 
-    def _engine_facts(self, kind, node, anchor, slots, open_, env=None) -> EngineFacts | None:
+    def _engine_facts(self, kind, node, anchor, slots, open_, env=None, built_at=None) -> EngineFacts | None:
         env_map, env_open = env if env is not None else (self.state.env, self.state.env_open)
         facts = EngineFacts(kind=kind, anchor=anchor, open=open_)
+        if built_at is None and self._anchor_site is not None:
+            built_at = (self._foreign_path, span_of(node))
+        facts.built_at = built_at
         for key, slot in slots.items():
             facts.fields[key] = slot_fact(slot.value, slot.origin)
             if slot.origin is not None:

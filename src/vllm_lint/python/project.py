@@ -37,6 +37,10 @@ class ProjectModules:
         self._exports: dict[str, dict[str, object] | None] = {}
         self._texts: dict[str, bytes | None] = {}
         self._in_progress: list[str] = []
+        # Per analysed module: its module scope (functions inlined from it look names up there)
+        # and the engines its own analysis found.
+        self._scopes: dict[str, object] = {}
+        self._engines: dict[str, list] = {}
 
     # ---------------------------------------------------------------- finding
 
@@ -155,6 +159,8 @@ class ProjectModules:
 
             tree = ast.parse(decode_python(data), filename=path)
             analysis = analyze_module(tree, path=path, project=self)
+            self._scopes[path] = analysis.module_scope
+            self._engines[path] = analysis.engines
             final = analysis.module_scope.final
             result = {name: relocate(value, path) for name, value in final.names.items()} if final else None
         except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, LookupError):
@@ -163,6 +169,16 @@ class ProjectModules:
             self._in_progress.pop()
         self._exports[path] = result
         return result
+
+    def module_scope(self, path: str) -> object:
+        """The module scope of an analysed project module (None when it could not be analysed)."""
+        self.exports(path)
+        return self._scopes.get(os.path.abspath(path))
+
+    def engines_of(self, path: str) -> list:
+        """The engines a project module's own analysis found."""
+        self.exports(path)
+        return self._engines.get(os.path.abspath(path), [])
 
     def name(self, path: str, name: str) -> object:
         exports = self.exports(path)
@@ -192,7 +208,7 @@ def _outside_project(path: str) -> bool:
 
 def relocate(value: object, path: str, memo: dict | None = None) -> object:
     """A copy of a value from another file, its origins marked with that file."""
-    from vllm_lint.python.values import DictObj, ListObj, ObjectArgs, Slot
+    from vllm_lint.python.values import ClassRef, DictObj, FunctionRef, ListObj, ObjectArgs, Slot
 
     if memo is None:
         memo = {}
@@ -217,4 +233,6 @@ def relocate(value: object, path: str, memo: dict | None = None) -> object:
         return copy
     if isinstance(value, ObjectArgs):
         return UNKNOWN  # its source positions belong to the other file
+    if isinstance(value, (FunctionRef, ClassRef)) and value.path is None:
+        return replace(value, path=path)
     return value

@@ -41,6 +41,7 @@ class Touched(ast.NodeVisitor):
         while isinstance(node, (ast.Attribute, ast.Subscript)):
             if isinstance(node, ast.Attribute) and node.attr == "environ":
                 self.environ = True
+                return  # ``os.environ[...] = v`` changes the environment, not the name ``os``
             node = node.value
         if isinstance(node, ast.Name):
             self.names.add(node.id)
@@ -78,7 +79,8 @@ class Touched(ast.NodeVisitor):
             self.environ = True
         # Containers passed to calls may be changed by them.
         if self.call_arguments:
-            for arg in list(node.args) + [k.value for k in node.keywords]:
+            # ``*args`` and ``**kwargs`` hand over copies: the callee cannot change the originals.
+            for arg in list(node.args) + [k.value for k in node.keywords if k.arg is not None]:
                 if isinstance(arg, ast.Name):
                     self.names.add(arg.id)
         self.generic_visit(node)

@@ -105,7 +105,7 @@ class ObjectArgs:
     ``**mapping``, ``from_cli_args``, an escape into unknown code).
     """
 
-    __slots__ = ("kind", "node", "anchor", "slots", "open", "env", "facts", "fields")
+    __slots__ = ("kind", "node", "anchor", "slots", "open", "env", "facts", "fields", "built_at")
 
     def __init__(self, kind: str, node: ast.AST, anchor: Span, slots: dict[str, Slot], open_: bool, env=None):
         self.kind = kind
@@ -116,6 +116,7 @@ class ObjectArgs:
         self.env = env
         self.facts: EngineFacts | None = None  # set once it has built an engine
         self.fields: list[str] | None = None  # a dataclass-like instance: its fields, in order
+        self.built_at: tuple | None = None  # (file, span) when built in code run for a call elsewhere
 
     def __deepcopy__(self, memo: dict) -> ObjectArgs:
         copy = ObjectArgs(self.kind, self.node, self.anchor, {}, self.open, self.env)
@@ -123,6 +124,7 @@ class ObjectArgs:
         copy.slots = {key: Slot(_deepcopy(slot.value, memo), slot.origin) for key, slot in self.slots.items()}
         copy.facts = self.facts
         copy.fields = self.fields
+        copy.built_at = self.built_at
         return copy
 
 
@@ -155,12 +157,14 @@ class FunctionRef:
     node: ast.AST
     scope: object = None
     class_node: ast.AST | None = None
+    path: str | None = None  # the project file it is defined in, when not the analysed one
 
 
 @dataclass(eq=False)
 class ClassRef:
     node: ast.AST
     info: object = None  # what instances look like (calls.ClassInfo)
+    path: str | None = None  # the project file it is defined in, when not the analysed one
 
 
 @dataclass(eq=False)

@@ -1,0 +1,215 @@
+"""Classes whose methods build engines, evaluated with the caller's arguments.
+
+``Worker(**kw)``, ``Worker.remote(**kw)``, ``ray.remote(Worker).options(...).remote(**kw)``:
+the class's ``__init__`` runs with the call's arguments, and what it stores on
+``self`` (``self.kwargs = kwargs``) is what its other methods see when they build
+the engine (``AsyncEngineArgs(*self.args, **self.kwargs)``).  Methods it calls on
+``self`` run with their arguments too.  Engines built this way are reported at
+the call, in the caller's file; where the class's own analysis already reports
+the same thing, the call adds nothing.
+
+Bounded like every inlined call: two levels, and the per-module budget.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from vllm_lint.facts import UNKNOWN, Span
+from vllm_lint.python import symbols
+from vllm_lint.python.state import MAX_INLINE_DEPTH, SELF_SHADOW, Scope, State
+from vllm_lint.python.values import ClassRef, FunctionRef
+
+
+def builds_engine(node: ast.AST) -> bool:
+    """The code mentions a vLLM engine or request class (cheap and syntactic)."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Name) and child.id in symbols.KNOWN_CLASSES:
+            return True
+        if isinstance(child, ast.Attribute) and (child.attr in symbols.KNOWN_CLASSES or child.attr == "from_engine_args"):
+            return True
+    return False
+
+
+def methods_of(class_node: ast.ClassDef) -> dict[str, ast.AST]:
+    return {
+        stmt.name: stmt
+        for stmt in class_node.body
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+
+
+class _Instance:
+    """One object under construction: its class, and where its attributes are followed."""
+
+    def __init__(self, ref: ClassRef, methods: dict[str, ast.AST]) -> None:
+        self.ref = ref
+        self.methods = methods
+
+
+class InstancesMixin:
+    """Instantiation of project classes that build vLLM engines."""
+
+    def _engine_class(self, ref: ClassRef) -> dict[str, ast.AST] | None:
+        """The methods of a class that builds an engine somewhere, or None."""
+        key = id(ref.node)
+        if key not in self._engine_classes:
+            methods = methods_of(ref.node) if isinstance(ref.node, ast.ClassDef) else {}
+            self._engine_classes[key] = methods if any(builds_engine(m) for m in methods.values()) else None
+        return self._engine_classes[key]
+
+    def _construct_instance(self, ref: ClassRef, call: ast.Call, remote: bool) -> bool:
+        """Run ``__init__`` and the engine-building methods of ``ref`` for this call; False if not done."""
+        methods = self._engine_class(ref)
+        if (
+            methods is None
+            or len(self._inline_stack) >= MAX_INLINE_DEPTH
+            or self._inline_budget <= 0
+            or ref.node in self._inline_stack
+        ):
+            return False
+        init = methods.get("__init__")
+        if init is None and any(not (isinstance(b, ast.Name) and b.id == "object") for b in ref.node.bases):
+            return False  # the constructor is inherited from a class we cannot see
+        self._inline_budget -= 1
+        instance = _Instance(ref, methods)
+        # An actor runs in its own process: it starts from the module's environment, not the caller's.
+        env = self._entry_env(self.module_scope) if remote else (self.state.env, self.state.env_open)
+        # The arguments are written here, in the caller: evaluated before the class's code runs.
+        bindings = self._bind_arguments(init, call, skip_self=True) if init is not None else None
+        if bindings is None:
+            self._args_escape(call)
+        with self._at_call(call, ref.path):
+            self._inline_stack.append(ref.node)
+            try:
+                shadows: dict[str, object] = {}
+                if init is not None:
+                    final, _ = self._run_method(instance, init, bindings, {}, env)
+                    if final is None:
+                        return True  # every path raises: no object, no engine
+                    shadows = _shadows_of(final)
+                for name, method in methods.items():
+                    if name != "__init__" and builds_engine(method):
+                        self._run_method(instance, method, self._unknown_parameters(method), shadows, env)
+            finally:
+                self._inline_stack.pop()
+        return True
+
+    def _run_method(
+        self, instance: _Instance, fn: ast.AST, bindings: dict, shadows: dict, env, share: bool = False
+    ) -> tuple[State | None, list]:
+        """One method of the instance, with ``self``'s attributes as ``shadows`` (the caller's own
+        objects when ``share``, else copies); its final state and returns."""
+        local, declared = self.summary.locals_of(fn)
+        scope = Scope("function", fn, self._defining_scope(instance.ref), local, declared, class_node=instance.ref.node)
+        names = dict(shadows) if share else _copied(shadows)
+        names.update(bindings)
+        saved = (self.scope, self.state, self._returns, self._stopped)
+        self.scope = scope
+        self.state = State(names, dict(env[0]), env[1])
+        if id(instance.ref.node) in self._known_ray_envs:
+            self._apply_ray_env(self._known_ray_envs[id(instance.ref.node)])
+        self._returns = []
+        self._instances.append(instance)
+        self._stopped = False
+        try:
+            self._block(fn.body)
+            final = None if self._stopped else self.state
+            returns = list(self._returns) + ([] if self._stopped else [None])
+        finally:
+            self._instances.pop()
+            self.scope, self.state, self._returns, self._stopped = saved
+        return final, returns
+
+    def _self_method_call(self, name: str, call: ast.Call) -> object:
+        """``self.setup(...)`` while an instance is followed: the method runs with the current attributes."""
+        instance = self._instances[-1]
+        method = instance.methods.get(name)
+        if method is None or len(self._inline_stack) >= MAX_INLINE_DEPTH + 1 or method in self._inline_stack:
+            return NOT_FOLLOWED
+        bindings = self._bind_arguments(method, call, skip_self=True)
+        self._inline_stack.append(method)
+        try:
+            final, returns = self._run_method(
+                instance, method, bindings, _shadows_of(self.state), (self.state.env, self.state.env_open), share=True
+            )
+        finally:
+            self._inline_stack.pop()
+        for shadow in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
+            del self.state.names[shadow]
+        if final is None:
+            self._stopped = True
+            return UNKNOWN
+        self.state.names.update(_shadows_of(final))
+        self.state.env, self.state.env_open = final.env, final.env_open
+        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(method)):
+            return UNKNOWN
+        return self._join_values(returns, {}) if returns else None
+
+    def _defining_scope(self, ref: ClassRef | FunctionRef) -> Scope:
+        """The scope a class or function of this module, or of another project module, was defined in."""
+        scope = getattr(ref, "scope", None)
+        if not isinstance(scope, Scope):
+            scope = self.project.module_scope(ref.path) if ref.path and self.project else None
+        if not isinstance(scope, Scope):
+            scope = self.module_scope
+        while scope.kind == "class":
+            scope = scope.parent
+        return scope
+
+    @staticmethod
+    def _unknown_parameters(fn: ast.AST) -> dict[str, object]:
+        """A method called by code we do not see: every parameter but ``self`` is unknown."""
+        args = fn.args
+        names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs][1:]
+        bound: dict[str, object] = {name: UNKNOWN for name in names}
+        if args.vararg:
+            bound[args.vararg.arg] = UNKNOWN
+        if args.kwarg:
+            bound[args.kwarg.arg] = UNKNOWN
+        return bound
+
+    def _at_call(self, call: ast.Call, path: str | None):
+        return _AtCall(self, call, path)
+
+
+class _AtCall:
+    """While code of a class or another module runs for ``call``: engines are reported at the
+    call (the outermost one in the analysed file), and values written in another file say so."""
+
+    def __init__(self, analysis, call: ast.Call, path: str | None) -> None:
+        self.analysis = analysis
+        self.call = call
+        self.path = path
+
+    def __enter__(self) -> None:
+        analysis = self.analysis
+        self.saved = (analysis._anchor_site, analysis._foreign_path)
+        if analysis._anchor_site is None:
+            # No end position: the call is not a constructor a fix could add a keyword to.
+            analysis._anchor_site = Span(self.call.lineno, self.call.col_offset)
+        if self.path is not None:
+            analysis._foreign_path = self.path
+
+    def __exit__(self, *exc) -> None:
+        self.analysis._anchor_site, self.analysis._foreign_path = self.saved
+
+
+class _NotFollowed:
+    pass
+
+
+NOT_FOLLOWED = _NotFollowed()
+
+
+def _shadows_of(state: State) -> dict[str, object]:
+    return {name: value for name, value in state.names.items() if name.startswith(SELF_SHADOW)}
+
+
+def _copied(shadows: dict[str, object]) -> dict[str, object]:
+    from vllm_lint.python.values import copy_value
+
+    memo: dict = {}
+    return {name: copy_value(value, memo) for name, value in shadows.items()}
+
+
