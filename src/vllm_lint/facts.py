@@ -188,6 +188,8 @@ class EngineFacts:
     built_at: tuple[str | None, Span] | None = None
     # Codes not to report for this engine (the construction's own file reports them).
     suppressed: frozenset = frozenset()
+    # How many calls deep the construction is below the call it is reported at.
+    call_depth: int = 0
 
     def get(self, name: str) -> Fact:
         if name in self.fields:

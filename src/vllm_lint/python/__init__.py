@@ -11,14 +11,15 @@ from vllm_lint.versions import Version
 
 # Every finding needs one of these settings written somewhere in the file, and
 # every engine needs an import from vllm: files without both are skipped unparsed.
-_RELEVANT = re.compile(r"sampling.mask|trace.replay|trace_decode_token_ids|batch.sharded.sampling")
+_RELEVANT = re.compile(r"sampling[_-]mask|trace[_-]replay|trace_decode_token_ids|batch[_-]sharded[_-]sampling")
 # The same test, fast: a regular expression without a literal prefix tries every
 # position of the file, so each alternative is guarded by a plain substring test
 # (``in`` is a fast search) and the pattern runs only on files that pass it.
 _GUARDS = (
-    ("mask", re.compile(r"sampling.mask")),
-    ("replay", re.compile(r"trace.replay")),
-    ("sharded", re.compile(r"batch.sharded.sampling")),
+    # Identifiers, keys and flags only: "sampling mask" in prose is not a setting.
+    ("mask", re.compile(r"sampling[_-]mask")),
+    ("replay", re.compile(r"trace[_-]replay")),
+    ("sharded", re.compile(r"batch[_-]sharded[_-]sampling")),
     ("trace_decode_token_ids", None),
 )
 _GUARDS_BYTES = tuple(
@@ -116,12 +117,15 @@ def _not_reported_elsewhere(analysis, version: Version, path: str | None) -> lis
             own[where] = {
                 (finding.code, engine.anchor.line, engine.anchor.col)
                 for engine in source
-                if engine.built_at is None
+                # Built by the code as written, whatever calls it: not for one call's arguments.
+                if engine.built_at is None and engine.call_depth == 0
                 for finding in check_facts([engine], [], version)
             }
         return own[where]
 
     result = []
+    nearest: dict[tuple, int] = {}  # (construction, code) -> the shortest call chain reaching it
+    found: list[tuple] = []
     for engine in engines:
         if engine.built_at is None:
             result.append(engine)
@@ -130,8 +134,15 @@ def _not_reported_elsewhere(analysis, version: Version, path: str | None) -> lis
         codes = {code for code, line, col in reported(where) if (line, col) == (span.line, span.col)}
         if codes:
             engine = _without_codes(engine, codes)
-        if engine is not None:
-            result.append(engine)
+        key = (where, span.line, span.col)
+        own_codes = {f.code for f in check_facts([engine], [], version)} - codes
+        for code in own_codes:
+            nearest[key + (code,)] = min(nearest.get(key + (code,), engine.call_depth), engine.call_depth)
+        found.append((engine, key, own_codes))
+    for engine, key, own_codes in found:
+        # The same construction reached through a longer chain of calls adds nothing.
+        farther = {code for code in own_codes if engine.call_depth > nearest[key + (code,)]}
+        result.append(_without_codes(engine, farther) if farther else engine)
     return result
 
 

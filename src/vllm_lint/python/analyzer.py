@@ -25,7 +25,7 @@ from vllm_lint.python import symbols
 from vllm_lint.python.calls import CallsMixin, ClassInfo, class_info
 from vllm_lint.python.engines import EnginesMixin, join_engine_objects
 from vllm_lint.python.expressions import ExpressionsMixin
-from vllm_lint.python.instances import InstancesMixin
+from vllm_lint.python.instances import InstancesMixin, builds_engine
 from vllm_lint.python.project import ProjectModule, ProjectModules
 from vllm_lint.python.state import (
     ENV_UNSET,
@@ -114,6 +114,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._engine_classes: dict[int, dict | None] = {}
         self._instances: list = []
         self._followed_self_call = False
+        # Per inlined function: the functions it defines that build engines (closures run at its end).
+        self._nested_defs: list[list] = []
         # While a class or another module's function runs for a call: that call, where engines are reported.
         self._anchor_site = None
         # One frame per enclosing loop: an unrolled loop collects the states that break
@@ -211,6 +213,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             node._vllm_lint_class = self.scope.node  # type: ignore[attr-defined]
         if not self._inline_stack:  # bodies of inlined calls are also analysed on their own
             self._pending_functions.append((node, parent))
+        elif self._nested_defs and builds_engine(node):
+            self._nested_defs[-1].append(node)  # run when the inlined function ends, as its closure
 
     _stmt_AsyncFunctionDef = _stmt_FunctionDef
 

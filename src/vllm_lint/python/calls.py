@@ -70,11 +70,10 @@ class CallsMixin:
         if isinstance(func, BoundMethod):
             return self._method_call(func, node)
         if isinstance(func, SelfAttribute):
-            if self._instances and func.class_id == id(self._instances[-1].ref.node):
-                result = self._self_method_call(func.attr, node)
-                if result is not NOT_FOLLOWED:
-                    self._followed_self_call = True
-                    return result
+            result = self._self_method_call(func, node)
+            if result is not NOT_FOLLOWED:
+                self._followed_self_call = True
+                return result
             self._args_escape(node)
             return UNKNOWN
         if isinstance(func, StdName):
@@ -161,11 +160,8 @@ class CallsMixin:
         stopped = self._stopped
         self._stopped = False
         try:
-            self._block(fn.body)
+            _, returns = self._inlined_block(fn)  # a fall off the end returns None
             env, env_open = self.state.env, self.state.env_open
-            returns = list(self._returns)
-            if not self._stopped:
-                returns.append(None)  # falls off the end
         finally:
             self._inline_stack.pop()
             self._stopped = stopped

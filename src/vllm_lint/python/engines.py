@@ -236,6 +236,7 @@ class EnginesMixin:
         if built_at is None and self._anchor_site is not None:
             built_at = (self._foreign_path, span_of(node))
         facts.built_at = built_at
+        facts.call_depth = len(self._inline_stack)
         for key, slot in slots.items():
             facts.fields[key] = slot_fact(slot.value, slot.origin)
             if slot.origin is not None:

@@ -66,6 +66,10 @@ class ExpressionsMixin:
                     return UNKNOWN
                 value = final.names[name]
                 if isinstance(value, (DictObj, ListObj, ObjectArgs)):
+                    if parent.kind == "function" and isinstance(value, ObjectArgs) and value.kind in symbols.ARGS_CONSTRUCTORS:
+                        # An EngineArgs a closure builds (``async def _init(): from_engine_args(ea)``):
+                        # as the enclosing function left it.
+                        return copy_value(value, {})
                     if parent.kind == "function":
                         return UNKNOWN  # closures may see later mutations
                     # A private copy: what this function does to it must not leak into

@@ -17,7 +17,7 @@ import ast
 
 from vllm_lint.facts import UNKNOWN, Span
 from vllm_lint.python import symbols
-from vllm_lint.python.state import MAX_INLINE_DEPTH, SELF_SHADOW, Scope, State
+from vllm_lint.python.state import MAX_INLINE_DEPTH, SELF_SHADOW, Scope, SelfAttribute, State
 from vllm_lint.python.values import ClassRef, FunctionRef
 
 
@@ -113,26 +113,72 @@ class InstancesMixin:
         self._instances.append(instance)
         self._stopped = False
         try:
-            self._block(fn.body)
-            final = None if self._stopped else self.state
-            returns = list(self._returns) + ([] if self._stopped else [None])
+            final, returns = self._inlined_block(fn)
         finally:
             self._instances.pop()
             self.scope, self.state, self._returns, self._stopped = saved
         return final, returns
 
-    def _self_method_call(self, name: str, call: ast.Call) -> object:
-        """``self.setup(...)`` while an instance is followed: the method runs with the current attributes."""
-        instance = self._instances[-1]
-        method = instance.methods.get(name)
-        if method is None or len(self._inline_stack) >= MAX_INLINE_DEPTH + 1 or method in self._inline_stack:
+    def _inlined_block(self, fn: ast.AST) -> tuple[State | None, list]:
+        """Run an inlined function's body in the current scope and state; then the closures it
+        defined that build engines, over its final state (``async def _init(): from_engine_args(ea)``)."""
+        self._nested_defs.append([])
+        try:
+            self._block(fn.body)
+            final = None if self._stopped else self.state
+            returns = list(self._returns) + ([] if self._stopped else [None])
+            nested = self._nested_defs[-1]
+        finally:
+            self._nested_defs.pop()
+        if nested:
+            self._run_closures(nested)
+        return final, returns
+
+    def _run_closures(self, nested: list[ast.AST]) -> None:
+        outer, state = self.scope, self.state
+        outer.final = state
+        for node in nested:
+            local, declared = self.summary.locals_of(node)
+            self.scope = Scope("function", node, outer, local, declared, class_node=outer.class_node)
+            self.state = State({}, dict(state.env), state.env_open)
+            saved = (self._returns, self._stopped)
+            self._returns, self._stopped = [], False
+            self._inline_stack.append(node)
+            try:
+                self._block(node.body)
+            finally:
+                self._inline_stack.pop()
+                self._returns, self._stopped = saved
+        self.scope, self.state = outer, state
+
+    def _self_method_call(self, target: SelfAttribute, call: ast.Call) -> object:
+        """``self.setup(...)``: the class's own method runs with its arguments and the attributes
+        followed so far (of the instance being constructed, or of this method's ``self``)."""
+        instance = self._instances[-1] if self._instances else None
+        if instance is None or target.class_id != id(instance.ref.node):
+            class_node = self.scope.class_node
+            if class_node is None or id(class_node) != target.class_id or not isinstance(class_node, ast.ClassDef):
+                return NOT_FOLLOWED
+            instance = _Instance(ClassRef(class_node, path=self._foreign_path), methods_of(class_node))
+        method = instance.methods.get(target.attr)
+        if (method is None or _abstract(method)) and instance.ref.path is None:
+            return self._subclass_method_calls(instance, target.attr, call)
+        if (
+            method is None
+            or _abstract(method)
+            or len(self._inline_stack) >= MAX_INLINE_DEPTH + 1
+            or method in self._inline_stack
+            or self._inline_budget <= 0
+        ):
             return NOT_FOLLOWED
+        self._inline_budget -= 1
         bindings = self._bind_arguments(method, call, skip_self=True)
         self._inline_stack.append(method)
         try:
-            final, returns = self._run_method(
-                instance, method, bindings, _shadows_of(self.state), (self.state.env, self.state.env_open), share=True
-            )
+            with self._at_call(call, None):
+                final, returns = self._run_method(
+                    instance, method, bindings, _shadows_of(self.state), (self.state.env, self.state.env_open), share=True
+                )
         finally:
             self._inline_stack.pop()
         for shadow in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
@@ -145,6 +191,32 @@ class InstancesMixin:
         if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(method)):
             return UNKNOWN
         return self._join_values(returns, {}) if returns else None
+
+    def _subclass_method_calls(self, instance: _Instance, name: str, call: ast.Call) -> object:
+        """A method the class leaves to its subclasses: each implementation in this module runs."""
+        implementations = [
+            (subclass, methods_of(subclass)[name])
+            for subclass in self.summary.subclasses_of(instance.ref.node)
+            if name in methods_of(subclass) and not _abstract(methods_of(subclass)[name])
+        ]
+        if not implementations or len(self._inline_stack) >= MAX_INLINE_DEPTH + 1 or self._inline_budget <= 0:
+            return NOT_FOLLOWED
+        for subclass, method in implementations:
+            if method in self._inline_stack or self._inline_budget <= 0:
+                continue
+            self._inline_budget -= 1
+            bindings = self._bind_arguments(method, call, skip_self=True)
+            self._inline_stack.append(method)
+            try:
+                with self._at_call(call, None):
+                    self._run_method(
+                        _Instance(ClassRef(subclass), methods_of(subclass)), method, bindings, _shadows_of(self.state),
+                        (self.state.env, self.state.env_open),
+                    )
+            finally:
+                self._inline_stack.pop()
+        self._drop_self_shadows()  # what each implementation did to the attributes differs
+        return UNKNOWN
 
     def _defining_scope(self, ref: ClassRef | FunctionRef) -> Scope:
         """The scope a class or function of this module, or of another project module, was defined in."""
@@ -200,6 +272,19 @@ class _NotFollowed:
 
 
 NOT_FOLLOWED = _NotFollowed()
+
+
+def _abstract(method: ast.AST) -> bool:
+    """A method meant to be overridden (``raise NotImplementedError``, ``pass``, ``...``): not followed."""
+    body = [s for s in method.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str))]
+    if any(isinstance(d, (ast.Name, ast.Attribute)) and getattr(d, "id", getattr(d, "attr", "")) == "abstractmethod" for d in method.decorator_list):
+        return True
+    return all(
+        isinstance(s, ast.Pass)
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant) and s.value.value is Ellipsis)
+        or isinstance(s, ast.Raise)
+        for s in body
+    )
 
 
 def _shadows_of(state: State) -> dict[str, object]:

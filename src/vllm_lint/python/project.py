@@ -196,12 +196,17 @@ class ProjectModules:
 
 
 def _outside_project(path: str) -> bool:
-    """Installed packages and vLLM's own package are never followed (vLLM's tree linted as a project too)."""
+    """Installed packages and vLLM's own package are never followed (vLLM's tree linted as a project too).
+
+    vLLM's package is a top-level ``vllm`` package; a project's own subpackage named ``vllm``
+    (``roll/third_party/vllm``, ``nemo_rl/models/generation/vllm``) is project code."""
     parts = os.path.abspath(path).split(os.sep)
     if "site-packages" in parts or "dist-packages" in parts:
         return True
     for index, part in enumerate(parts[:-1]):
-        if part == "vllm" and os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"])):
+        if part != "vllm" or not os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"])):
+            continue
+        if not os.path.isfile(os.sep.join(parts[:index] + ["__init__.py"])):
             return True
     return False
 

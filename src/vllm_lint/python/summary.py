@@ -264,6 +264,8 @@ class ModuleSummary:
         # Attributes each class's methods assign on ``self``.
         self.self_attributes: dict[int, set[str]] = {}
         self._locals: dict[int, tuple[set[str], set[str]]] = {}
+        self._tree = tree
+        self._classes: list[ast.ClassDef] | None = None
         self._touched: dict[int, Touched] = {}
         collector = _SummaryCollector(self)
         collector.visit(tree)
@@ -271,6 +273,25 @@ class ModuleSummary:
             local, declared = self.locals_of(function)
             self.volatile |= declared | (touched.names - local)
             self.volatile_env |= touched.environ
+
+    def subclasses_of(self, class_node: ast.AST) -> list[ast.ClassDef]:
+        """Classes of this module that derive from ``class_node``, directly or through each other."""
+        if self._classes is None:
+            self._classes = [n for n in ast.walk(self._tree) if isinstance(n, ast.ClassDef)]
+        found: list[ast.ClassDef] = []
+        names = {getattr(class_node, "name", None)}
+        changed = True
+        while changed:
+            changed = False
+            for candidate in self._classes:
+                if candidate is class_node or candidate in found:
+                    continue
+                bases = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", None) for b in candidate.bases}
+                if bases & names:
+                    found.append(candidate)
+                    names.add(candidate.name)
+                    changed = True
+        return found
 
     def locals_of(self, node: ast.AST) -> tuple[set[str], set[str]]:
         key = id(node)
