@@ -447,3 +447,44 @@ def test_python_argv_findings_offer_no_python_edit(tmp_path):
 def test_expansions_to_several_words_silence_unwritten_settings(tmp_path, line):
     facts = facts_of(tmp_path, line)
     assert facts.open and str(value(facts, "logprobs_mode")) == "UNKNOWN"
+
+
+# ------------------------------------------------------------------ vllm serve's full option table
+
+
+def test_option_table_agrees_with_the_rules_flags():
+    """The generated table (every option of every release) and flags.py's hand-kept one agree."""
+    from vllm_lint.launch.flags import BOOL, FLAGS, LIST, VALUE
+    from vllm_lint.launch.options import serve_options
+    from vllm_lint.versions import KNOWN_RELEASES
+
+    expected_kind = {BOOL: "bool", VALUE: "one", LIST: "many"}
+    for release in KNOWN_RELEASES[1:]:
+        table = serve_options(Version(*release))
+        assert table is not None and "--port" in table, release
+        for flag in FLAGS:
+            for option in ("--" + flag.field.replace("_", "-"), *flag.short):
+                kind = table.get(option)
+                if kind is not None:
+                    assert kind == expected_kind[flag.kind], (release, option, kind)
+                elif flag.since is None or release >= flag.since:
+                    assert flag.field in ("enable_return_sampling_mask", "return_sampling_mask_logprobs"), (release, option)
+    assert serve_options(Version(0, 27)) is None  # no table: a quoted value stays unknown there
+
+
+@pytest.mark.parametrize(
+    "line, known",
+    [
+        ('vllm serve m --port "$PORT" --return-sampling-mask', True),
+        ('vllm serve m -q "$QUANT" --return-sampling-mask', True),
+        ('vllm serve m --enforce-eager "$X" --return-sampling-mask', False),  # a flag's name may stand there
+        ('vllm serve m --port $PORT --return-sampling-mask', False),  # any number of words
+        ('vllm serve m --no-such-option "$X" --return-sampling-mask', False),
+        ('vllm serve m --served-model-name "$N" --return-sampling-mask', False),  # a list: not read
+    ],
+)
+def test_quoted_variable_as_a_value(tmp_path, line, known):
+    facts = facts_of(tmp_path, line)
+    logprobs_mode = facts.get("logprobs_mode")
+    assert (str(logprobs_mode) != "UNKNOWN") == known
+    assert value(facts, "return_sampling_mask") is True
