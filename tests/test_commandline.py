@@ -488,3 +488,28 @@ def test_quoted_variable_as_a_value(tmp_path, line, known):
     logprobs_mode = facts.get("logprobs_mode")
     assert (str(logprobs_mode) != "UNKNOWN") == known
     assert value(facts, "return_sampling_mask") is True
+
+
+@pytest.mark.parametrize(
+    "script, expected, env_open",
+    [
+        ("export X=0\nsudo vllm serve m", "UNKNOWN", True),  # fresh environment: the sudoers policy decides
+        ("export X=0\nsudo -E vllm serve m", "0", False),
+        ("export X=0\nsudo --preserve-env=X -u svc vllm serve m", "0", True),
+        ("export X=0\nsudo --preserve-env=Y vllm serve m", "UNKNOWN", True),
+        ("sudo X=1 -u svc vllm serve m", None, None),  # X=1 before the options is not an assignment
+        ("export X=0\nsudo -u svc X=1 vllm serve m", "1", True),
+    ],
+)
+def test_sudo_environment(tmp_path, script, expected, env_open):
+    from vllm_lint.commandline import Context, analyse
+    from vllm_lint.launch.words import Source
+
+    ctx = Context(Source("cmd.sh", script + "\n"), V033, str(tmp_path / "cmd.sh"))
+    analyse(ctx, "shell")
+    if expected is None:
+        assert ctx.records == []
+        return
+    (record,) = ctx.records
+    assert str(record.facts.get_env("X")) == expected
+    assert record.facts.env_open is env_open
