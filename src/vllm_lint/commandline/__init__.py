@@ -23,7 +23,9 @@ from vllm_lint.launch.words import Source, Word
 # Every command-line finding needs one of these settings written somewhere: the
 # replay flags themselves, or a --config file that may hold them.
 _RELEVANT = re.compile(rb"sampling.mask|trace.replay|batch.sharded.sampling")
-_LAUNCHER = re.compile(rb"vllm|dynamo")
+# vLLM, Dynamo, or python (a project's server wrapper: python -m pkg.server / python server.py).
+_LAUNCHER = re.compile(rb"vllm|dynamo|python")
+_VLLM = re.compile(rb"vllm|dynamo")
 MAX_ANALYSED_BYTES = 8 * 1024 * 1024
 
 
@@ -33,7 +35,10 @@ def may_have_findings(data: bytes, kind: str) -> bool:
         return _RELEVANT.search(data) is not None
     if _LAUNCHER.search(data) is None:
         return False
-    return _RELEVANT.search(data) is not None or (kind == "shell" and b"--config" in data)
+    if _RELEVANT.search(data) is not None:
+        return True
+    # --config files may hold the settings (read for vLLM's own launchers only).
+    return kind == "shell" and b"--config" in data and _VLLM.search(data) is not None
 
 
 @dataclass
@@ -56,13 +61,23 @@ class Context:
     records: list[EngineRecord] = field(default_factory=list)
     config_entries: dict = field(default_factory=dict)
     _configs: dict = field(default_factory=dict)
+    _wrappers: object = None
+
+    @property
+    def wrappers(self):
+        """Server wrappers of this file's project (``python -m project.server ...``)."""
+        if self._wrappers is None:
+            from vllm_lint.launch.wrappers import WrapperFinder
+
+            self._wrappers = WrapperFinder(self.path)
+        return self._wrappers
 
     # --------------------------------------------------------------- engines
 
     def launch_words(self, words: list[Word], env: dict, env_open: bool, node=None, command_range=None) -> None:
         from vllm_lint.launch.launchers import Launch, Script, find_launch
 
-        found = find_launch(words, env, env_open)
+        found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
             self.script_word(found.word, found.env, found.env_open)
         elif isinstance(found, Launch):

@@ -92,6 +92,7 @@ class Dialect:
     positional_model: bool = True
     relocate_model: bool = False
     serve_options: bool = True  # every option of `vllm serve` (options.py) is accepted
+    overridden: frozenset = frozenset()  # settings the launcher assigns after parsing: unknown
 
 
 SERVE = Dialect("serve", relocate_model=True)
@@ -230,6 +231,8 @@ def interpret(
     if model_word is not None:
         state.set("model", model_word.text if model_word.text is not None else UNKNOWN, [model_word], model_word, kind="positional")
     _parse(items, state)
+    for name in dialect.overridden:
+        state.unknown(name)
     parsed.words = [word for word, _ in items]
     return parsed
 

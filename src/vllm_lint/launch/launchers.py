@@ -7,6 +7,9 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
 * ``python[3[.X]] [-u ...] -m vllm.entrypoints.openai.api_server ...``
 * ``python -m vllm.entrypoints.cli.main serve ...``
 * ``python -m dynamo.vllm ...`` (NVIDIA Dynamo's vLLM worker forwards engine flags)
+* ``python -m project.module ...`` / ``python path/to/module.py ...`` where the
+  module is the project's own wrapper of vLLM's OpenAI server (``wrappers``):
+  found from the linted file's project, when the caller passes a ``WrapperFinder``
 * ``docker run [options] vllm/vllm-openai[:tag] FLAGS`` (the image's entrypoint is ``vllm serve``)
 * ``sh|bash -c SCRIPT``: the script is read as a shell script.
 * ``sudo [options] [VAR=value ...] COMMAND``: without ``-E``/``--preserve-env``
@@ -73,7 +76,8 @@ def is_vllm_image(text: str | None) -> bool:
     return text is not None and VLLM_IMAGE.match(text) is not None
 
 
-def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> Launch | Script | None:
+def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrappers=None) -> Launch | Script | None:
+    """The engine (or the ``sh -c`` script) a command starts; ``wrappers`` finds project server modules."""
     env = dict(env)
     index = 0
     count = len(words)
@@ -85,7 +89,7 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> La
         if text is None:
             # An unknown program: "$PYTHON" -m vllm... still runs that module.
             if index + 2 < count and words[index + 1].text == "-m":
-                return _python(words, index, env, env_open)
+                return _python(words, index, env, env_open, wrappers)
             return None
         name = basename(text)
         if name == "env":
@@ -160,7 +164,7 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> La
                 return Launch(SERVE, words[index + 2 :], words[index : index + 2], env, env_open)
             return None
         if _PYTHON.match(name):
-            return _python(words, index, env, env_open)
+            return _python(words, index, env, env_open, wrappers)
         if name in _SHELLS:
             return _shell(words, index, env, env_open)
         return None
@@ -237,7 +241,7 @@ def _sudo(words: list[Word], index: int, env: dict[str, object], env_open: bool)
     return index, result, result_open
 
 
-def _python(words: list[Word], index: int, env, env_open) -> Launch | None:
+def _python(words: list[Word], index: int, env, env_open, wrappers=None) -> Launch | None:
     count = len(words)
     position = index + 1
     while position < count:
@@ -249,27 +253,37 @@ def _python(words: list[Word], index: int, env, env_open) -> Launch | None:
             break
         if option.startswith("-m") and len(option) > 2:
             module = option[2:]
-            return _module(words, index, position, module, position + 1, env, env_open)
+            return _module(words, index, position, module, position + 1, env, env_open, wrappers)
         if option in _PYTHON_FLAGS_WITH_VALUE:
             position += 2
             continue
         if option.startswith("-") and option != "-" and not option.startswith("-c"):
             position += 1
             continue
-        return None  # a script or -c code
+        if option.startswith("-c") or wrappers is None:
+            return None  # -c code, or a script nobody can look up
+        wrapper = wrappers.script(option)  # python path/to/server.py
+        if wrapper is None:
+            return None
+        env, env_open = wrapper.environment(env, env_open)
+        return Launch(wrapper.dialect, words[position + 1 :], words[index : position + 1], env, env_open)
     if position >= count or words[position].text is None:
         return None
-    return _module(words, index, position, words[position].text, position + 1, env, env_open)
+    return _module(words, index, position, words[position].text, position + 1, env, env_open, wrappers)
 
 
-def _module(words, index, module_index, module, rest, env, env_open) -> Launch | None:
+def _module(words, index, module_index, module, rest, env, env_open, wrappers=None) -> Launch | None:
     if module == "vllm.entrypoints.cli.main":
         if rest < len(words) and words[rest].text == "serve":
             return Launch(SERVE, words[rest + 1 :], words[index : rest + 1], env, env_open)
         return None
     dialect = MODULES.get(module)
     if dialect is None:
-        return None
+        wrapper = wrappers.module(module) if wrappers is not None else None
+        if wrapper is None:
+            return None
+        dialect = wrapper.dialect
+        env, env_open = wrapper.environment(env, env_open)
     return Launch(dialect, words[rest:], words[index:rest], env, env_open)
 
 

@@ -1,0 +1,80 @@
+"""Where a linted file's project is, and which of its files a command line names.
+
+The project root is the nearest folder above the file with ``.git``,
+``pyproject.toml``, ``setup.py`` or ``setup.cfg`` (the Python front end's
+import resolution uses the same rule).  Modules are looked up under the root
+and under ``root/src``, never in installed packages and never in vLLM itself.
+"""
+
+from __future__ import annotations
+
+import os
+
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+_roots: dict[str, str | None] = {}
+
+
+def project_root(path: str) -> str | None:
+    """The project root above ``path``; None when no folder above it has a marker."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory in _roots:
+        return _roots[directory]
+    current = directory
+    root = None
+    while True:
+        if any(os.path.exists(os.path.join(current, marker)) for marker in ROOT_MARKERS):
+            root = current
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    _roots[directory] = root
+    return root
+
+
+def outside_project(path: str) -> bool:
+    """Installed packages and vLLM's own package are never read as project code."""
+    parts = os.path.abspath(path).split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        return True
+    return any(
+        part == "vllm" and os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"]))
+        for index, part in enumerate(parts[:-1])
+    )
+
+
+def module_file(root: str, dotted: str) -> str | None:
+    """The file ``python -m dotted`` runs, if it is the project's."""
+    parts = dotted.split(".")
+    if not all(part.isidentifier() for part in parts) or parts[0] == "vllm":
+        return None
+    for base in (root, os.path.join(root, "src")):
+        target = os.path.join(base, *parts)
+        for candidate in (target + ".py", os.path.join(target, "__main__.py")):
+            if os.path.isfile(candidate) and not outside_project(candidate):
+                return os.path.normpath(candidate)
+    return None
+
+
+def script_file(root: str | None, linted_path: str, text: str) -> str | None:
+    """The file ``python path/to/x.py`` runs: relative to the project root or to the linted file.
+
+    The command's working folder is not written anywhere, so both are tried;
+    when they name different files, which one runs is unknown.
+    """
+    if not text.endswith(".py"):
+        return None
+    bases = [root] if root else []
+    bases.append(os.path.dirname(os.path.abspath(linted_path)))
+    found = set()
+    for base in bases:
+        candidate = os.path.normpath(os.path.join(base, text))
+        if os.path.isfile(candidate):
+            found.add(candidate)
+    if len(found) != 1:
+        return None
+    (path,) = found
+    if outside_project(path) or (root is not None and not path.startswith(root + os.sep)):
+        return None
+    return path
