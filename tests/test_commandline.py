@@ -513,3 +513,27 @@ def test_sudo_environment(tmp_path, script, expected, env_open):
     (record,) = ctx.records
     assert str(record.facts.get_env("X")) == expected
     assert record.facts.env_open is env_open
+
+
+def test_config_file_named_by_a_command_line_is_not_read_as_a_whole(tmp_path):
+    from vllm_lint.launch import project
+
+    (tmp_path / "setup.cfg").write_text("")
+    (tmp_path / "configs").mkdir()
+    config = tmp_path / "configs" / "replay-serve.yaml"
+    config.write_text("return-sampling-mask: true\nmax-model-len: 8192\n")
+    project._references.clear()
+    assert found(lint_file(str(config), lambda _p: (V033, "test"))) == [(1, 1, "VLM105")]
+    (tmp_path / "start.py").write_text('CMD = ["vllm", "serve", "m", "--config", "configs/replay-serve.yaml", "--logprobs-mode", "processed_logprobs"]\n')
+    project._references.clear()
+    assert found(lint_file(str(config), lambda _p: (V033, "test"))) == []
+    # A project too large to read: any file may name it.
+    project._references.clear()
+    (tmp_path / "start.py").unlink()
+    original = project.MAX_SCANNED_FILES
+    project.MAX_SCANNED_FILES = 0
+    try:
+        assert found(lint_file(str(config), lambda _p: (V033, "test"))) == []
+    finally:
+        project.MAX_SCANNED_FILES = original
+        project._references.clear()

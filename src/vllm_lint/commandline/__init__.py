@@ -160,8 +160,14 @@ class Context:
             return self.source.span(first.start, last.end)
         return self.source.span(first.start, first.end)
 
-    def add_config_document(self, root) -> None:
-        """A vLLM config file linted on its own: the command line around it is unknown."""
+    def add_config_document(self, root, whole: bool = False) -> None:
+        """A vLLM config file linted on its own.
+
+        ``whole``: read as ``vllm serve MODEL --config FILE`` reads it (the model
+        and the environment unknown); otherwise the rest of the command line is
+        unknown too.
+        """
+        from vllm_lint.facts import UNKNOWN
         from vllm_lint.launch.configfile import config_words
         from vllm_lint.launch.flags import SERVE, Dialect, interpret, word_origin
         from vllm_lint.launch.words import open_word
@@ -171,11 +177,14 @@ class Context:
             return
         anchor = self.source.span(words[0].start, words[0].end)
         dialect = Dialect("config", config="none", positional_model=False)
+        argv = words if whole else words + [open_word()]
         try:
-            parsed = interpret(words + [open_word()], dialect, self.version, lambda w: word_origin(w, self.source, anchor), self.load_config)
+            parsed = interpret(argv, dialect, self.version, lambda w: word_origin(w, self.source, anchor), self.load_config)
         except Exception:  # noqa: BLE001 - a config vLLM cannot read: nothing to report
             return
-        self._record(parsed, "config", anchor, {}, False, words)
+        if whole:
+            parsed.fields.setdefault("model", UNKNOWN)  # the command line names it
+        self._record(parsed, "config", anchor, {}, whole, words)
 
     # ---------------------------------------------------------- config files
 

@@ -20,9 +20,14 @@
 * CI and launcher scripts: string values of ``run`` (GitHub Actions,
   SkyPilot), ``script``/``before_script``/``after_script`` (GitLab),
   ``commands``/``cmds`` are shell scripts.
-* A vLLM ``--config`` file (top-level option keys such as
-  ``return-sampling-mask``): the rest of its command line is unknown, so
-  only options no release accepts are reported (VLM301, VLM302).
+* A vLLM ``--config`` file linted on its own.  When every top-level key
+  (at least two, one of them a replay setting) is a ``vllm serve`` option of
+  the target release and no file of the project names it (a command line
+  that passes it with ``--config`` may add any flag), it is read as
+  ``vllm serve MODEL --config FILE`` reads it: findings at its keys, the
+  model and the environment unknown.  Otherwise (top-level replay option
+  keys among others) the rest of its command line is unknown, so only
+  options no release accepts are reported (VLM301, VLM302).
 * Helm templates: ``{{ ... }}`` is unknown text; list items inside
   ``{{ if }}``/``{{ range }}`` may be absent.
 """
@@ -144,9 +149,27 @@ class _Reader:
                     self.compose_service(service)
             return
         if isinstance(root, yaml.MappingNode) and not keys & {"apiVersion", "kind"} and self._is_vllm_config(root):
-            self.ctx.add_config_document(root)
+            self.ctx.add_config_document(root, whole=self._is_serve_config(root))
             return
         self.walk(root, env_above=False)
+
+    def _is_serve_config(self, root) -> bool:
+        """Every top-level key is a `vllm serve` option of the release (more than one), no file names it."""
+        import yaml
+
+        from vllm_lint.launch.options import is_serve_option
+        from vllm_lint.launch.project import named_elsewhere
+
+        if self.templates.lines or PLACEHOLDER in self.ctx.source.text:
+            return False
+        keys = []
+        for key_node, _value in root.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+                return False
+            keys.append(key_node.value)
+        if len(set(keys)) < 2 or not all(is_serve_option(key, self.ctx.version) for key in keys):
+            return False
+        return self.ctx.path not in ("-", "stdin", "<stdin>") and not named_elsewhere(self.ctx.path)
 
     def _is_vllm_config(self, root) -> bool:
         from vllm_lint.launch.flags import _normalise

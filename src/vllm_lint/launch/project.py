@@ -4,11 +4,15 @@ The project root is the nearest folder above the file with ``.git``,
 ``pyproject.toml``, ``setup.py`` or ``setup.cfg`` (the Python front end's
 import resolution uses the same rule).  Modules are looked up under the root
 and under ``root/src``, never in installed packages and never in vLLM itself.
+Whether any file of the project names a given YAML file (``named_elsewhere``)
+is read once per root, only when a ``--config`` file linted on its own would
+report something.
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 _roots: dict[str, str | None] = {}
@@ -78,3 +82,70 @@ def script_file(root: str | None, linted_path: str, text: str) -> str | None:
     if outside_project(path) or (root is not None and not path.startswith(root + os.sep)):
         return None
     return path
+
+
+# ------------------------------------------------------------ config file names
+
+# Files where command lines are written (scripts, manifests, code, docs with
+# examples); a YAML file named in any of them may be passed with --config there.
+_TEXT_SUFFIXES = (
+    ".sh", ".bash", ".zsh", ".py", ".ipynb", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini",
+    ".md", ".rst", ".txt", ".mk", ".env", ".j2", ".jinja", ".tpl", ".slurm", ".sbatch",
+)
+_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "dist-packages", "venv", "env"})
+_REFERENCE = re.compile(rb"[\w.-]+\.ya?ml\b")
+MAX_SCANNED_FILES = 20000
+MAX_SCANNED_BYTES = 1024 * 1024
+_references: dict[str, dict[bytes, set[str]] | None] = {}
+
+
+def _scanned(name: str) -> bool:
+    if name.endswith(_TEXT_SUFFIXES):
+        return True
+    return "." not in name or name.startswith(("Dockerfile", "Containerfile", "Makefile", "Justfile"))
+
+
+def config_references(root: str) -> dict[bytes, set[str]] | None:
+    """File name of every YAML file a project's text files mention -> the files that mention it.
+
+    Read once per root and run; None when the project is too large to read
+    (then any file may be named).
+    """
+    if root in _references:
+        return _references[root]
+    found: dict[bytes, set[str]] = {}
+    count = 0
+    result: dict[bytes, set[str]] | None = found
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS]
+        for name in files:
+            if not _scanned(name):
+                continue
+            count += 1
+            if count > MAX_SCANNED_FILES:
+                result = None
+                break
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read(MAX_SCANNED_BYTES)
+            except OSError:
+                continue
+            if b"\0" in data[:1024]:
+                continue
+            for match in set(_REFERENCE.findall(data)):
+                found.setdefault(match, set()).add(os.path.normpath(path))
+        if result is None:
+            break
+    _references[root] = result
+    return result
+
+
+def named_elsewhere(path: str) -> bool:
+    """Another file of the project names this file (its file name), or we cannot tell."""
+    full = os.path.normpath(os.path.abspath(path))
+    root = project_root(full) or os.path.dirname(full)
+    references = config_references(root)
+    if references is None:
+        return True
+    return any(other != full for other in references.get(os.path.basename(full).encode(), ()))
