@@ -96,7 +96,9 @@ class Dialect:
 
 
 SERVE = Dialect("serve", relocate_model=True)
-API_SERVER = Dialect("api_server", config="parser")
+# The API server's parser has a positional model_tag, but its __main__ serves --model only
+# (only `vllm serve` copies model_tag into model): a positional word is not the model.
+API_SERVER = Dialect("api_server", config="parser", positional_model=False)
 DYNAMO = Dialect("dynamo", flexible=False, config="none", positional_model=False, serve_options=False)
 
 
