@@ -144,7 +144,9 @@ def config_references(root: str) -> dict[bytes, set[str]] | None:
 def named_elsewhere(path: str) -> bool:
     """Another file of the project names this file (its file name), or we cannot tell."""
     full = os.path.normpath(os.path.abspath(path))
-    root = project_root(full) or os.path.dirname(full)
+    root = project_root(full)
+    if root is None:
+        return True  # no project to search: a command line anywhere may name it
     references = config_references(root)
     if references is None:
         return True
