@@ -447,3 +447,93 @@ def test_python_argv_findings_offer_no_python_edit(tmp_path):
 def test_expansions_to_several_words_silence_unwritten_settings(tmp_path, line):
     facts = facts_of(tmp_path, line)
     assert facts.open and str(value(facts, "logprobs_mode")) == "UNKNOWN"
+
+
+# ------------------------------------------------------------------ vllm serve's full option table
+
+
+def test_option_table_agrees_with_the_rules_flags():
+    """The generated table (every option of every release) and flags.py's hand-kept one agree."""
+    from vllm_lint.launch.flags import BOOL, FLAGS, LIST, VALUE
+    from vllm_lint.launch.options import serve_options
+    from vllm_lint.versions import KNOWN_RELEASES
+
+    expected_kind = {BOOL: "bool", VALUE: "one", LIST: "many"}
+    for release in KNOWN_RELEASES[1:]:
+        table = serve_options(Version(*release))
+        assert table is not None and "--port" in table, release
+        for flag in FLAGS:
+            for option in ("--" + flag.field.replace("_", "-"), *flag.short):
+                kind = table.get(option)
+                if kind is not None:
+                    assert kind == expected_kind[flag.kind], (release, option, kind)
+                elif flag.since is None or release >= flag.since:
+                    assert flag.field in ("enable_return_sampling_mask", "return_sampling_mask_logprobs"), (release, option)
+    assert serve_options(Version(0, 27)) is None  # no table: a quoted value stays unknown there
+
+
+@pytest.mark.parametrize(
+    "line, known",
+    [
+        ('vllm serve m --port "$PORT" --return-sampling-mask', True),
+        ('vllm serve m -q "$QUANT" --return-sampling-mask', True),
+        ('vllm serve m --enforce-eager "$X" --return-sampling-mask', False),  # a flag's name may stand there
+        ('vllm serve m --port $PORT --return-sampling-mask', False),  # any number of words
+        ('vllm serve m --no-such-option "$X" --return-sampling-mask', False),
+        ('vllm serve m --served-model-name "$N" --return-sampling-mask', False),  # a list: not read
+    ],
+)
+def test_quoted_variable_as_a_value(tmp_path, line, known):
+    facts = facts_of(tmp_path, line)
+    logprobs_mode = facts.get("logprobs_mode")
+    assert (str(logprobs_mode) != "UNKNOWN") == known
+    assert value(facts, "return_sampling_mask") is True
+
+
+@pytest.mark.parametrize(
+    "script, expected, env_open",
+    [
+        ("export X=0\nsudo vllm serve m", "UNKNOWN", True),  # fresh environment: the sudoers policy decides
+        ("export X=0\nsudo -E vllm serve m", "0", False),
+        ("export X=0\nsudo --preserve-env=X -u svc vllm serve m", "0", True),
+        ("export X=0\nsudo --preserve-env=Y vllm serve m", "UNKNOWN", True),
+        ("sudo X=1 -u svc vllm serve m", None, None),  # X=1 before the options is not an assignment
+        ("export X=0\nsudo -u svc X=1 vllm serve m", "1", True),
+    ],
+)
+def test_sudo_environment(tmp_path, script, expected, env_open):
+    from vllm_lint.commandline import Context, analyse
+    from vllm_lint.launch.words import Source
+
+    ctx = Context(Source("cmd.sh", script + "\n"), V033, str(tmp_path / "cmd.sh"))
+    analyse(ctx, "shell")
+    if expected is None:
+        assert ctx.records == []
+        return
+    (record,) = ctx.records
+    assert str(record.facts.get_env("X")) == expected
+    assert record.facts.env_open is env_open
+
+
+def test_config_file_named_by_a_command_line_is_not_read_as_a_whole(tmp_path):
+    from vllm_lint.launch import project
+
+    (tmp_path / "setup.cfg").write_text("")
+    (tmp_path / "configs").mkdir()
+    config = tmp_path / "configs" / "replay-serve.yaml"
+    config.write_text("return-sampling-mask: true\nmax-model-len: 8192\n")
+    project._references.clear()
+    assert found(lint_file(str(config), lambda _p: (V033, "test"))) == [(1, 1, "VLM105")]
+    (tmp_path / "start.py").write_text('CMD = ["vllm", "serve", "m", "--config", "configs/replay-serve.yaml", "--logprobs-mode", "processed_logprobs"]\n')
+    project._references.clear()
+    assert found(lint_file(str(config), lambda _p: (V033, "test"))) == []
+    # A project too large to read: any file may name it.
+    project._references.clear()
+    (tmp_path / "start.py").unlink()
+    original = project.MAX_SCANNED_FILES
+    project.MAX_SCANNED_FILES = 0
+    try:
+        assert found(lint_file(str(config), lambda _p: (V033, "test"))) == []
+    finally:
+        project.MAX_SCANNED_FILES = original
+        project._references.clear()

@@ -75,6 +75,8 @@ uv run vllm serve "$MODEL" --return-sampling-mask | tee server.log  # expect: VL
 bash -c "vllm serve $MODEL --return-sampling-mask"  # expect: VLM105:28
 docker run --gpus all -e VLLM_USE_V2_MODEL_RUNNER=0 vllm/vllm-openai:v0.33.0 --model "$MODEL" --return-sampling-mask --logprobs-mode processed_logprobs  # expect: VLM101:95
 python -m dynamo.vllm --model "$MODEL" --return-sampling-mask  # expect: VLM105:40
+# The API server ignores a positional model (it serves --model): not a diffusion model here.
+python -m vllm.entrypoints.openai.api_server google/diffusiongemma-26B-A4B-it --return-sampling-mask --logprobs-mode processed_logprobs
 
 # Not vLLM engines: silent.
 python -m sglang.launch_server --model-path "$MODEL" --return-sampling-mask

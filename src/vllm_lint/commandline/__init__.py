@@ -23,7 +23,9 @@ from vllm_lint.launch.words import Source, Word
 # Every command-line finding needs one of these settings written somewhere: the
 # replay flags themselves, or a --config file that may hold them.
 _RELEVANT = re.compile(rb"sampling.mask|trace.replay|batch.sharded.sampling")
-_LAUNCHER = re.compile(rb"vllm|dynamo")
+# vLLM, Dynamo, or python (a project's server wrapper: python -m pkg.server / python server.py).
+_LAUNCHER = re.compile(rb"vllm|dynamo|python")
+_VLLM = re.compile(rb"vllm|dynamo")
 MAX_ANALYSED_BYTES = 8 * 1024 * 1024
 
 
@@ -33,7 +35,10 @@ def may_have_findings(data: bytes, kind: str) -> bool:
         return _RELEVANT.search(data) is not None
     if _LAUNCHER.search(data) is None:
         return False
-    return _RELEVANT.search(data) is not None or (kind == "shell" and b"--config" in data)
+    if _RELEVANT.search(data) is not None:
+        return True
+    # --config files may hold the settings (read for vLLM's own launchers only).
+    return kind == "shell" and b"--config" in data and _VLLM.search(data) is not None
 
 
 @dataclass
@@ -56,13 +61,23 @@ class Context:
     records: list[EngineRecord] = field(default_factory=list)
     config_entries: dict = field(default_factory=dict)
     _configs: dict = field(default_factory=dict)
+    _wrappers: object = None
+
+    @property
+    def wrappers(self):
+        """Server wrappers of this file's project (``python -m project.server ...``)."""
+        if self._wrappers is None:
+            from vllm_lint.launch.wrappers import WrapperFinder
+
+            self._wrappers = WrapperFinder(self.path)
+        return self._wrappers
 
     # --------------------------------------------------------------- engines
 
     def launch_words(self, words: list[Word], env: dict, env_open: bool, node=None, command_range=None) -> None:
         from vllm_lint.launch.launchers import Launch, Script, find_launch
 
-        found = find_launch(words, env, env_open)
+        found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
             self.script_word(found.word, found.env, found.env_open)
         elif isinstance(found, Launch):
@@ -145,8 +160,14 @@ class Context:
             return self.source.span(first.start, last.end)
         return self.source.span(first.start, first.end)
 
-    def add_config_document(self, root) -> None:
-        """A vLLM config file linted on its own: the command line around it is unknown."""
+    def add_config_document(self, root, whole: bool = False) -> None:
+        """A vLLM config file linted on its own.
+
+        ``whole``: read as ``vllm serve MODEL --config FILE`` reads it (the model
+        and the environment unknown); otherwise the rest of the command line is
+        unknown too.
+        """
+        from vllm_lint.facts import UNKNOWN
         from vllm_lint.launch.configfile import config_words
         from vllm_lint.launch.flags import SERVE, Dialect, interpret, word_origin
         from vllm_lint.launch.words import open_word
@@ -156,11 +177,14 @@ class Context:
             return
         anchor = self.source.span(words[0].start, words[0].end)
         dialect = Dialect("config", config="none", positional_model=False)
+        argv = words if whole else words + [open_word()]
         try:
-            parsed = interpret(words + [open_word()], dialect, self.version, lambda w: word_origin(w, self.source, anchor), self.load_config)
+            parsed = interpret(argv, dialect, self.version, lambda w: word_origin(w, self.source, anchor), self.load_config)
         except Exception:  # noqa: BLE001 - a config vLLM cannot read: nothing to report
             return
-        self._record(parsed, "config", anchor, {}, False, words)
+        if whole:
+            parsed.fields.setdefault("model", UNKNOWN)  # the command line names it
+        self._record(parsed, "config", anchor, {}, whole, words)
 
     # ---------------------------------------------------------- config files
 

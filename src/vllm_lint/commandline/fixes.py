@@ -164,6 +164,8 @@ def _insert_after(ctx, word: Word, texts: list[str]) -> tuple[int, int, str] | N
     if word.style == JSON:
         quote = word.quote if word.quote in ('"', "'") else ""
         return word.end, word.end, "".join(f", {quote}{text}{quote}" for text in texts)
+    if word.style == CONFIG:
+        return _insert_config_entry(source, word, texts, ctx.newline)
     if word.style == YAML_BLOCK:
         before = source.text[line_start : word.start]
         match = re.fullmatch(r"([ \t]*)-[ \t]+", before)
@@ -175,6 +177,25 @@ def _insert_after(ctx, word: Word, texts: list[str]) -> tuple[int, int, str] | N
         lines = "".join(f"{indent}- {quote}{text}{quote}{nl}" for text in texts)
         return next_start, next_start, lines
     return None
+
+
+def _insert_config_entry(source: Source, word: Word, texts: list[str], nl: str) -> tuple[int, int, str] | None:
+    """``--flag value`` as a new ``flag: value`` line after a config file's entry, in its key spelling."""
+    key_node, value_node = word.extra.get("key_node"), word.extra.get("value_node")
+    if key_node is None or len(texts) != 2 or not texts[0].startswith("--"):
+        return None
+    entry = _entry_lines(source, key_node.start_mark.index, value_node.end_mark.index)
+    if entry is None:
+        return None
+    start, stop, _ = entry
+    if stop > len(source.text) or (stop == len(source.text) and not source.text.endswith("\n")):
+        return None  # the entry ends the file without a line break
+    key_text = source.text[key_node.start_mark.index : key_node.end_mark.index]
+    name = texts[0][2:]
+    if "_" in key_text and "-" not in key_text:
+        name = name.replace("-", "_")
+    indent = source.text[start : key_node.start_mark.index]
+    return stop, stop, f"{indent}{name}: {texts[1]}{nl}"
 
 
 def _indent(source: Source, line: int) -> str:

@@ -7,6 +7,12 @@
   substituted from ``env``.  With no ``command``, only the vLLM image
   ``vllm/vllm-openai[:tag]`` has a known entrypoint (``vllm serve``), so its
   ``args`` are engine flags.
+* Beaker experiment specs (``tasks: - image: {docker|beaker: ...}``):
+  ``command`` replaces the image's entrypoint, ``arguments`` follow it (the
+  same as Kubernetes' ``command``/``args``); ``envVars`` entries with a
+  ``value`` are known, ``secret`` ones are not.  A ``docker`` image
+  ``vllm/vllm-openai`` runs ``vllm serve``; a ``beaker`` image's entrypoint
+  is unknown.
 * docker compose (a top-level ``services``): ``entrypoint`` and ``command``
   as strings (split like a shell would, without expansion) or lists;
   ``environment`` as a mapping or a ``KEY=VALUE`` list; ``${VAR}``
@@ -14,9 +20,14 @@
 * CI and launcher scripts: string values of ``run`` (GitHub Actions,
   SkyPilot), ``script``/``before_script``/``after_script`` (GitLab),
   ``commands``/``cmds`` are shell scripts.
-* A vLLM ``--config`` file (top-level option keys such as
-  ``return-sampling-mask``): the rest of its command line is unknown, so
-  only options no release accepts are reported (VLM301, VLM302).
+* A vLLM ``--config`` file linted on its own.  When every top-level key
+  (at least two, one of them a replay setting) is a ``vllm serve`` option of
+  the target release and no file of the project names it (a command line
+  that passes it with ``--config`` may add any flag), it is read as
+  ``vllm serve MODEL --config FILE`` reads it: findings at its keys, the
+  model and the environment unknown.  Otherwise (top-level replay option
+  keys among others) the rest of its command line is unknown, so only
+  options no release accepts are reported (VLM301, VLM302).
 * Helm templates: ``{{ ... }}`` is unknown text; list items inside
   ``{{ if }}``/``{{ range }}`` may be absent.
 """
@@ -138,9 +149,27 @@ class _Reader:
                     self.compose_service(service)
             return
         if isinstance(root, yaml.MappingNode) and not keys & {"apiVersion", "kind"} and self._is_vllm_config(root):
-            self.ctx.add_config_document(root)
+            self.ctx.add_config_document(root, whole=self._is_serve_config(root))
             return
         self.walk(root, env_above=False)
+
+    def _is_serve_config(self, root) -> bool:
+        """Every top-level key is a `vllm serve` option of the release (more than one), no file names it."""
+        import yaml
+
+        from vllm_lint.launch.options import is_serve_option
+        from vllm_lint.launch.project import named_elsewhere
+
+        if self.templates.lines or PLACEHOLDER in self.ctx.source.text:
+            return False
+        keys = []
+        for key_node, _value in root.value:
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+                return False
+            keys.append(key_node.value)
+        if len(set(keys)) < 2 or not all(is_serve_option(key, self.ctx.version) for key in keys):
+            return False
+        return self.ctx.path not in ("-", "stdin", "<stdin>") and not named_elsewhere(self.ctx.path)
 
     def _is_vllm_config(self, root) -> bool:
         from vllm_lint.launch.flags import _normalise
@@ -159,7 +188,7 @@ class _Reader:
             if isinstance(current, yaml.MappingNode):
                 keys = _keys(current)
                 has_env = bool(keys & ENV_KEYS)
-                if "image" in keys and keys & {"command", "args"}:
+                if "image" in keys and keys & {"command", "args", "arguments"}:
                     self.container(current)
                 for key_node, value_node in current.value:
                     key = _scalar(key_node)
@@ -247,11 +276,21 @@ class _Reader:
     # ----------------------------------------------------------- kubernetes
 
     def container(self, node) -> None:
-        env, env_open = self.k8s_env(node)
+        import yaml
+
         image_node = _get(node, "image")
+        # Beaker tasks: image {docker: name} or {beaker: name}, arguments, envVars; no $(VAR) substitution.
+        beaker = isinstance(image_node, yaml.MappingNode) or bool(_keys(node) & {"arguments", "envVars"})
+        if isinstance(image_node, yaml.MappingNode):
+            image_node = _get(image_node, "docker")
+        env, env_open = self.k8s_env(node, substitute=not beaker)
         image = _scalar(image_node)
         command = _get(node, "command")
         args = _get(node, "args")
+        arguments = _get(node, "arguments")  # Beaker's name for args
+        if args is not None and arguments is not None:
+            return
+        args = args if args is not None else arguments
         argv: list[Word] = []
         if command is not None:
             words = self.words_of(command)
@@ -267,15 +306,21 @@ class _Reader:
             if words is None:
                 return
             argv.extend(words)
-        argv = [_substitute_k8s(word, env) for word in argv]
+        if not beaker:
+            argv = [_substitute_k8s(word, env) for word in argv]
         self.ctx.launch_words(argv, env, env_open, node)
 
-    def k8s_env(self, node) -> tuple[dict[str, object], bool]:
+    def k8s_env(self, node, substitute: bool = True) -> tuple[dict[str, object], bool]:
+        """``env`` (Kubernetes) or ``envVars`` (Beaker): ``name`` with ``value``; anything else is unknown."""
         import yaml
 
         env: dict[str, object] = {}
         env_open = _get(node, "envFrom") is not None
         entries = _get(node, "env")
+        beaker = _get(node, "envVars")
+        if entries is not None and beaker is not None:
+            return env, True
+        entries = entries if entries is not None else beaker
         if entries is None:
             return env, env_open
         if not isinstance(entries, yaml.SequenceNode):
@@ -291,7 +336,7 @@ class _Reader:
             if value is None or PLACEHOLDER in value:
                 env[name] = UNKNOWN  # valueFrom, or a template
             else:
-                env[name] = _expand_k8s_text(value, env)
+                env[name] = _expand_k8s_text(value, env) if substitute else value
         return env, env_open
 
     # --------------------------------------------------------------- compose

@@ -91,11 +91,15 @@ class Dialect:
     config: str = "top"  # top: `vllm serve` (false is dropped) | parser: the server's own parser | none
     positional_model: bool = True
     relocate_model: bool = False
+    serve_options: bool = True  # every option of `vllm serve` (options.py) is accepted
+    overridden: frozenset = frozenset()  # settings the launcher assigns after parsing: unknown
 
 
 SERVE = Dialect("serve", relocate_model=True)
-API_SERVER = Dialect("api_server", config="parser")
-DYNAMO = Dialect("dynamo", flexible=False, config="none", positional_model=False)
+# The API server's parser has a positional model_tag, but its __main__ serves --model only
+# (only `vllm serve` copies model_tag into model): a positional word is not the model.
+API_SERVER = Dialect("api_server", config="parser", positional_model=False)
+DYNAMO = Dialect("dynamo", flexible=False, config="none", positional_model=False, serve_options=False)
 
 
 def option_table(version: Version) -> dict[str, tuple[Flag, bool]]:
@@ -225,10 +229,12 @@ def interpret(
     if dialect.flexible:
         items = _dotted(items, parsed)
 
-    state = _State(parsed, table, origin_of)
+    state = _State(parsed, table, origin_of, version if dialect.serve_options else None)
     if model_word is not None:
         state.set("model", model_word.text if model_word.text is not None else UNKNOWN, [model_word], model_word, kind="positional")
     _parse(items, state)
+    for name in dialect.overridden:
+        state.unknown(name)
     parsed.words = [word for word, _ in items]
     return parsed
 
@@ -357,11 +363,17 @@ def _dotted(items: list[tuple[Word, str | None]], parsed: Parsed) -> list[tuple[
 
 
 class _State:
-    def __init__(self, parsed: Parsed, table, origin_of) -> None:
+    def __init__(self, parsed: Parsed, table, origin_of, version: Version | None = None) -> None:
         self.parsed = parsed
         self.table = table
         self.origin_of = origin_of
         self.long_options = [option for option in table if option.startswith("--")]
+        self.version = version  # the release whose full option table applies, if any
+
+    def takes_one_value(self, option: str) -> bool:
+        from vllm_lint.launch.options import takes_one_value
+
+        return self.version is not None and takes_one_value(option, self.version)
 
     def set(self, name: str, value: object, group: list[Word], flag_word: Word, maybe: bool = False, kind: str | None = None) -> None:
         parsed = self.parsed
@@ -400,6 +412,11 @@ class _State:
         for option in self.long_options:
             if option.startswith(name) and option != name:
                 self.unknown(self.table[option][0].field)
+
+
+def _unknown_single(word: Word) -> bool:
+    """Exactly one argv word whose text is unknown (a quoted ``"$VAR"``, an unknown list element)."""
+    return word.text is None and not word.open and not word.maybe
 
 
 def _convert(flag: Flag, text: str, origin: Origin | None) -> object:
@@ -480,6 +497,8 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
         entry = table.get(name)
         if entry is None:
             state.abbreviation(name)
+            if not eq and index < count and _unknown_single(items[index][0]) and state.takes_one_value(name):
+                index += 1  # `--port "$PORT"`: its value, whatever it holds; the rest stays certain
             continue
         flag, negative = entry
         maybe = word.maybe

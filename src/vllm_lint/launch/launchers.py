@@ -7,8 +7,15 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
 * ``python[3[.X]] [-u ...] -m vllm.entrypoints.openai.api_server ...``
 * ``python -m vllm.entrypoints.cli.main serve ...``
 * ``python -m dynamo.vllm ...`` (NVIDIA Dynamo's vLLM worker forwards engine flags)
+* ``python -m project.module ...`` / ``python path/to/module.py ...`` where the
+  module is the project's own wrapper of vLLM's OpenAI server (``wrappers``):
+  found from the linted file's project, when the caller passes a ``WrapperFinder``
 * ``docker run [options] vllm/vllm-openai[:tag] FLAGS`` (the image's entrypoint is ``vllm serve``)
 * ``sh|bash -c SCRIPT``: the script is read as a shell script.
+* ``sudo [options] [VAR=value ...] COMMAND``: without ``-E``/``--preserve-env``
+  sudo starts the command in a fresh environment, so variables set before it
+  do not reach vLLM; what the sudoers policy keeps is not visible, so the rest
+  of that environment is unknown.  ``VAR=value`` after sudo is set.
 
 Anything else (``python -m sglang.launch_server``, ``vllm bench``, an unknown
 program) is not a vLLM engine.
@@ -52,7 +59,7 @@ class Script:
     env_open: bool
 
 
-_WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "builtin", "nice", "timeout", "stdbuf", "docker", "vllm"})
+_WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "builtin", "nice", "timeout", "stdbuf", "docker", "vllm", "sudo"})
 
 
 def might_launch(program: str) -> bool:
@@ -69,7 +76,8 @@ def is_vllm_image(text: str | None) -> bool:
     return text is not None and VLLM_IMAGE.match(text) is not None
 
 
-def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> Launch | Script | None:
+def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrappers=None) -> Launch | Script | None:
+    """The engine (or the ``sh -c`` script) a command starts; ``wrappers`` finds project server modules."""
     env = dict(env)
     index = 0
     count = len(words)
@@ -81,7 +89,7 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> La
         if text is None:
             # An unknown program: "$PYTHON" -m vllm... still runs that module.
             if index + 2 < count and words[index + 1].text == "-m":
-                return _python(words, index, env, env_open)
+                return _python(words, index, env, env_open, wrappers)
             return None
         name = basename(text)
         if name == "env":
@@ -136,6 +144,12 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> La
             while index < count and words[index].text is not None and words[index].text.startswith("-"):
                 index += 1
             continue
+        if name == "sudo":
+            after = _sudo(words, index + 1, env, env_open)
+            if after is None:
+                return None
+            index, env, env_open = after
+            continue
         if name in _RUNNERS and index + 1 < count and words[index + 1].text == "run":
             index += 2
             if index < count and words[index].text == "--":
@@ -150,14 +164,84 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool) -> La
                 return Launch(SERVE, words[index + 2 :], words[index : index + 2], env, env_open)
             return None
         if _PYTHON.match(name):
-            return _python(words, index, env, env_open)
+            return _python(words, index, env, env_open, wrappers)
         if name in _SHELLS:
             return _shell(words, index, env, env_open)
         return None
     return None
 
 
-def _python(words: list[Word], index: int, env, env_open) -> Launch | None:
+# sudo's options that take a value (-u user, --group=group, ...); the others are flags.
+_SUDO_VALUE = frozenset("CDgpRrTtUu")
+_SUDO_LONG_VALUE = frozenset(
+    {"--close-from", "--chdir", "--group", "--host", "--prompt", "--chroot", "--role", "--type", "--command-timeout", "--other-user", "--user"}
+)
+# Options after which sudo runs no command of ours (a shell, an editor, a listing, help).
+_SUDO_NO_COMMAND = frozenset("eilsvVhK")
+_SUDO_NO_COMMAND_LONG = frozenset({"--edit", "--login", "--list", "--shell", "--validate", "--version", "--help", "--remove-timestamp"})
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _sudo(words: list[Word], index: int, env: dict[str, object], env_open: bool):
+    """Skip sudo's options and assignments: (index of the command, its environment), or None."""
+    count = len(words)
+    preserve: bool | set[str] = False
+    while index < count:
+        option = words[index]
+        text = option.text
+        if text is None or option.open:
+            return None
+        if text == "--":
+            index += 1
+            break
+        if text.startswith("--"):
+            name, eq, value = text.partition("=")
+            if name in _SUDO_NO_COMMAND_LONG:
+                return None
+            if name == "--preserve-env":
+                if eq:
+                    kept = set(value.split(","))
+                    preserve = kept if preserve is False else (preserve | kept if isinstance(preserve, set) else True)
+                else:
+                    preserve = True
+            elif name in _SUDO_LONG_VALUE and not eq:
+                index += 1
+            index += 1
+            continue
+        if text.startswith("-") and len(text) > 1:
+            letters = text[1:]
+            for position, letter in enumerate(letters):
+                if letter in _SUDO_NO_COMMAND:
+                    return None
+                if letter == "E":
+                    preserve = True
+                if letter in _SUDO_VALUE:
+                    if position == len(letters) - 1:
+                        index += 1  # the value is the next word
+                    break  # the rest of this word is the value
+            index += 1
+            continue
+        break
+    # The command's environment: the caller's (-E), some of it (--preserve-env=A,B),
+    # or a fresh one whose contents the sudoers policy decides (unknown to us).
+    if preserve is True:
+        result, result_open = dict(env), env_open
+    else:
+        kept = preserve if isinstance(preserve, set) else set()
+        result = {key: value for key, value in env.items() if key in kept}
+        for key in kept - set(env):
+            result[key] = UNKNOWN if env_open else ABSENT
+        result_open = True
+    while index < count and words[index].text is not None and _ASSIGNMENT.match(words[index].text):
+        key, value = words[index].text.split("=", 1)
+        result[key] = value
+        index += 1
+    if index < count and (words[index].text is None or words[index].open):
+        return None
+    return index, result, result_open
+
+
+def _python(words: list[Word], index: int, env, env_open, wrappers=None) -> Launch | None:
     count = len(words)
     position = index + 1
     while position < count:
@@ -169,27 +253,37 @@ def _python(words: list[Word], index: int, env, env_open) -> Launch | None:
             break
         if option.startswith("-m") and len(option) > 2:
             module = option[2:]
-            return _module(words, index, position, module, position + 1, env, env_open)
+            return _module(words, index, position, module, position + 1, env, env_open, wrappers)
         if option in _PYTHON_FLAGS_WITH_VALUE:
             position += 2
             continue
         if option.startswith("-") and option != "-" and not option.startswith("-c"):
             position += 1
             continue
-        return None  # a script or -c code
+        if option.startswith("-c") or wrappers is None:
+            return None  # -c code, or a script nobody can look up
+        wrapper = wrappers.script(option)  # python path/to/server.py
+        if wrapper is None:
+            return None
+        env, env_open = wrapper.environment(env, env_open)
+        return Launch(wrapper.dialect, words[position + 1 :], words[index : position + 1], env, env_open)
     if position >= count or words[position].text is None:
         return None
-    return _module(words, index, position, words[position].text, position + 1, env, env_open)
+    return _module(words, index, position, words[position].text, position + 1, env, env_open, wrappers)
 
 
-def _module(words, index, module_index, module, rest, env, env_open) -> Launch | None:
+def _module(words, index, module_index, module, rest, env, env_open, wrappers=None) -> Launch | None:
     if module == "vllm.entrypoints.cli.main":
         if rest < len(words) and words[rest].text == "serve":
             return Launch(SERVE, words[rest + 1 :], words[index : rest + 1], env, env_open)
         return None
     dialect = MODULES.get(module)
     if dialect is None:
-        return None
+        wrapper = wrappers.module(module) if wrappers is not None else None
+        if wrapper is None:
+            return None
+        dialect = wrapper.dialect
+        env, env_open = wrapper.environment(env, env_open)
     return Launch(dialect, words[rest:], words[index:rest], env, env_open)
 
 

@@ -290,8 +290,16 @@ def _double_quoted(text: str, i: int, word: _Builder) -> int:
     raise ShellSyntaxError("unterminated double quote", word.start)
 
 
-def _matching(text: str, i: int, open_: str, close: str) -> int:
-    """Index of the bracket closing the one at ``i`` (quotes and nesting respected)."""
+_WORD_BREAKS = frozenset(" \t\r\n;&|()<>")
+
+
+def _matching(text: str, i: int, open_: str, close: str, comments: bool = True) -> int:
+    """Index of the bracket closing the one at ``i`` (quotes, nesting and comments respected).
+
+    Inside ``( ... )`` (array literals, ``$( ... )``, subshells) a ``#`` at the
+    start of a word begins a comment to the end of the line, whatever it holds
+    (``# router's note``); inside ``${ ... }`` and ``$(( ... ))`` it does not.
+    """
     depth = 0
     n = len(text)
     k = i
@@ -299,6 +307,10 @@ def _matching(text: str, i: int, open_: str, close: str) -> int:
         c = text[k]
         if c == "\\":
             k += 2
+            continue
+        if c == "#" and comments and k > i and text[k - 1] in _WORD_BREAKS:
+            end = text.find("\n", k)
+            k = n if end < 0 else end
             continue
         if c == "'":
             end = text.find("'", k + 1)
@@ -333,14 +345,14 @@ def _dollar(text: str, i: int, word: _Builder, quoted: bool) -> int:
     nxt = text[i + 1] if i + 1 < n else ""
     if nxt == "(":
         if i + 2 < n and text[i + 2] == "(":
-            end = _matching(text, i + 1, "(", ")")  # $(( arithmetic ))
+            end = _matching(text, i + 1, "(", ")", comments=False)  # $(( arithmetic ))
             word.parts.append(Unknown(quoted, i, split=False))
             return end + 1
         end = _matching(text, i + 1, "(", ")")
         word.parts.append(Unknown(quoted, i, split=True))
         return end + 1
     if nxt == "{":
-        end = _matching(text, i + 1, "{", "}")
+        end = _matching(text, i + 1, "{", "}", comments=False)
         word.parts.append(_braced(text[i + 2 : end], quoted, i))
         return end + 1
     if nxt == "'" and not quoted:

@@ -49,10 +49,16 @@ def _mentions_setting(text: bytes) -> bool:
     )
 
 
+_STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec")
+
+
 def needs_analysis(source: bytes, path: str | None) -> bool:
     """``may_have_findings``, or a file with half of it that imports a project module with the other
-    half: vLLM here and the settings there, or the settings here passed to a module that builds engines."""
+    half: vLLM here and the settings there, or the settings here passed to a module that builds engines;
+    or a file that starts a process with a replay flag (a project's own vLLM server module)."""
     if may_have_findings(source):
+        return True
+    if path is not None and _mentions_setting(source) and _STARTS_PROCESSES.search(source) is not None:
         return True
     if path is None or path in ("-", "stdin") or b"import" not in source:
         return False

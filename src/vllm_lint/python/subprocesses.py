@@ -169,13 +169,16 @@ class _Engines:
     """Builds EngineFacts for the launches of one call and adds them to the analysis."""
 
     def __init__(self, analysis, call_span: Span) -> None:
+        from vllm_lint.launch.wrappers import WrapperFinder
+
         self.analysis = analysis
         self.call_span = call_span
+        self.wrappers = WrapperFinder(getattr(analysis, "path", None))  # python -m project.server ...
 
     def launch(self, words: list[Word], env: dict, env_open: bool) -> None:
         from vllm_lint.launch.launchers import Launch, Script, find_launch
 
-        found = find_launch(words, env, env_open)
+        found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
             self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
         elif isinstance(found, Launch):

@@ -1,0 +1,153 @@
+"""Where a linted file's project is, and which of its files a command line names.
+
+The project root is the nearest folder above the file with ``.git``,
+``pyproject.toml``, ``setup.py`` or ``setup.cfg`` (the Python front end's
+import resolution uses the same rule).  Modules are looked up under the root
+and under ``root/src``, never in installed packages and never in vLLM itself.
+Whether any file of the project names a given YAML file (``named_elsewhere``)
+is read once per root, only when a ``--config`` file linted on its own would
+report something.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
+_roots: dict[str, str | None] = {}
+
+
+def project_root(path: str) -> str | None:
+    """The project root above ``path``; None when no folder above it has a marker."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory in _roots:
+        return _roots[directory]
+    current = directory
+    root = None
+    while True:
+        if any(os.path.exists(os.path.join(current, marker)) for marker in ROOT_MARKERS):
+            root = current
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            break
+        current = parent
+    _roots[directory] = root
+    return root
+
+
+def outside_project(path: str) -> bool:
+    """Installed packages and vLLM's own package are never read as project code."""
+    parts = os.path.abspath(path).split(os.sep)
+    if "site-packages" in parts or "dist-packages" in parts:
+        return True
+    return any(
+        part == "vllm" and os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"]))
+        for index, part in enumerate(parts[:-1])
+    )
+
+
+def module_file(root: str, dotted: str) -> str | None:
+    """The file ``python -m dotted`` runs, if it is the project's."""
+    parts = dotted.split(".")
+    if not all(part.isidentifier() for part in parts) or parts[0] == "vllm":
+        return None
+    for base in (root, os.path.join(root, "src")):
+        target = os.path.join(base, *parts)
+        for candidate in (target + ".py", os.path.join(target, "__main__.py")):
+            if os.path.isfile(candidate) and not outside_project(candidate):
+                return os.path.normpath(candidate)
+    return None
+
+
+def script_file(root: str | None, linted_path: str, text: str) -> str | None:
+    """The file ``python path/to/x.py`` runs: relative to the project root or to the linted file.
+
+    The command's working folder is not written anywhere, so both are tried;
+    when they name different files, which one runs is unknown.
+    """
+    if not text.endswith(".py"):
+        return None
+    bases = [root] if root else []
+    bases.append(os.path.dirname(os.path.abspath(linted_path)))
+    found = set()
+    for base in bases:
+        candidate = os.path.normpath(os.path.join(base, text))
+        if os.path.isfile(candidate):
+            found.add(candidate)
+    if len(found) != 1:
+        return None
+    (path,) = found
+    if outside_project(path) or (root is not None and not path.startswith(root + os.sep)):
+        return None
+    return path
+
+
+# ------------------------------------------------------------ config file names
+
+# Files where command lines are written (scripts, manifests, code, docs with
+# examples); a YAML file named in any of them may be passed with --config there.
+_TEXT_SUFFIXES = (
+    ".sh", ".bash", ".zsh", ".py", ".ipynb", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini",
+    ".md", ".rst", ".txt", ".mk", ".env", ".j2", ".jinja", ".tpl", ".slurm", ".sbatch",
+)
+_SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "site-packages", "dist-packages", "venv", "env"})
+_REFERENCE = re.compile(rb"[\w.-]+\.ya?ml\b")
+MAX_SCANNED_FILES = 20000
+MAX_SCANNED_BYTES = 1024 * 1024
+_references: dict[str, dict[bytes, set[str]] | None] = {}
+
+
+def _scanned(name: str) -> bool:
+    if name.endswith(_TEXT_SUFFIXES):
+        return True
+    return "." not in name or name.startswith(("Dockerfile", "Containerfile", "Makefile", "Justfile"))
+
+
+def config_references(root: str) -> dict[bytes, set[str]] | None:
+    """File name of every YAML file a project's text files mention -> the files that mention it.
+
+    Read once per root and run; None when the project is too large to read
+    (then any file may be named).
+    """
+    if root in _references:
+        return _references[root]
+    found: dict[bytes, set[str]] = {}
+    count = 0
+    result: dict[bytes, set[str]] | None = found
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in _SKIPPED_DIRS]
+        for name in files:
+            if not _scanned(name):
+                continue
+            count += 1
+            if count > MAX_SCANNED_FILES:
+                result = None
+                break
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read(MAX_SCANNED_BYTES)
+            except OSError:
+                continue
+            if b"\0" in data[:1024]:
+                continue
+            for match in set(_REFERENCE.findall(data)):
+                found.setdefault(match, set()).add(os.path.normpath(path))
+        if result is None:
+            break
+    _references[root] = result
+    return result
+
+
+def named_elsewhere(path: str) -> bool:
+    """Another file of the project names this file (its file name), or we cannot tell."""
+    full = os.path.normpath(os.path.abspath(path))
+    root = project_root(full)
+    if root is None:
+        return True  # no project to search: a command line anywhere may name it
+    references = config_references(root)
+    if references is None:
+        return True
+    return any(other != full for other in references.get(os.path.basename(full).encode(), ()))
