@@ -292,6 +292,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             return StdName("json.loads")
         if module == "copy" and name in ("copy", "deepcopy"):
             return StdName(f"copy.{name}")
+        if module == "dataclasses" and name == "asdict":
+            return StdName("dataclasses.asdict")
         if module == "functools" and name == "partial":
             return StdName("functools.partial")
         if module == "omegaconf" and name == "OmegaConf":

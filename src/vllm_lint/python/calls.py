@@ -250,7 +250,9 @@ class CallsMixin:
             self._args_escape(node)
         for name in info.assigned_in_methods:  # __init__/__post_init__ may change them
             slots.pop(name, None)
-        return ObjectArgs("instance", node, span_of(node), slots, open_)
+        instance = ObjectArgs("instance", node, span_of(node), slots, open_)
+        instance.fields = info.fields
+        return instance
 
     def _field_default(self, node: ast.Call) -> object:
         """``dataclasses.field(default=...)``, pydantic ``Field(default, ...)``, attrs ``field(default=...)``."""
@@ -404,6 +406,8 @@ class CallsMixin:
             result = DictObj()
             self._dict_update(result, [], node.keywords, node)
             return result
+        if path == "dataclasses.asdict" and len(node.args) == 1 and not node.keywords:
+            return as_dict(self._eval(node.args[0]))
         if path == "functools.partial" and node.args:
             target = self._eval(node.args[0])
             if isinstance(target, VllmClass) and target.name in symbols.ENGINE_CONSTRUCTORS | symbols.ARGS_CONSTRUCTORS:
@@ -626,7 +630,7 @@ class CallsMixin:
         args = [UNKNOWN if isinstance(a, ast.Starred) else self._eval(a) for a in node.args]
         if name == "append" and len(args) == 1:
             if target.spans is not None and len(target.spans) == len(target.elems):
-                target.spans.append(span_of(node.args[0]))
+                target.spans.append(self._element_span(node.args[0]))
             else:
                 target.spans = None
             target.elems.append(args[0])
@@ -701,6 +705,25 @@ def truthiness_of(value: object) -> object:
     if isinstance(value, DictObj) and not value.items and value.complete:
         return False
     return UNKNOWN
+
+
+def as_dict(value: object, depth: int = 0) -> object:
+    """``dataclasses.asdict`` of an instance whose fields are known (nested instances too)."""
+    if not isinstance(value, ObjectArgs) or value.kind != "instance" or value.fields is None or depth > 8:
+        return UNKNOWN
+    result = DictObj({}, complete=not value.open)
+    for name in value.fields:
+        slot = value.slots.get(name)
+        if slot is None:
+            result.items[name] = Slot(UNKNOWN, None)
+            continue
+        inner = read_slot(slot, UNKNOWN)
+        if isinstance(inner, ObjectArgs):
+            inner = as_dict(inner, depth + 1)
+        elif isinstance(inner, (DictObj, ListObj)):
+            inner = UNKNOWN  # asdict copies containers deeply: not tracked
+        result.items[name] = Slot(inner, slot.origin)
+    return result
 
 
 def from_json(value: object) -> object:

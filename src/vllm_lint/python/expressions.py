@@ -41,6 +41,10 @@ class ExpressionsMixin:
 
     # ------------------------------------------------------------ expressions
 
+    def _element_span(self, node: ast.AST) -> Span:
+        """Where a list element is written, as this file can show it: in another module's code, the call here."""
+        return self._anchor_site if self._foreign_path is not None else span_of(node)
+
     def _origin(self, span: Span, kind: str, container: int | None = None) -> Origin:
         """Where a value is written: in this file, or in the project module whose function is being inlined."""
         return Origin(span, kind, container, self._foreign_path)
@@ -219,7 +223,7 @@ class ExpressionsMixin:
                 self._note_feed(value)
                 result.elems.append(value)
                 if spans is not None:
-                    spans.append(span_of(elt))
+                    spans.append(self._element_span(elt))
         result.spans = spans
         return result
 
