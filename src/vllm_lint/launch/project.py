@@ -38,14 +38,20 @@ def project_root(path: str) -> str | None:
 
 
 def outside_project(path: str) -> bool:
-    """Installed packages and vLLM's own package are never read as project code."""
+    """Installed packages and vLLM's own package are never read as project code (vLLM's tree
+    linted as a project too).
+
+    vLLM's package is a top-level ``vllm`` package; a project's own subpackage named ``vllm``
+    (``roll/third_party/vllm``, ``nemo_rl/models/generation/vllm``) is project code."""
     parts = os.path.abspath(path).split(os.sep)
     if "site-packages" in parts or "dist-packages" in parts:
         return True
-    return any(
-        part == "vllm" and os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"]))
-        for index, part in enumerate(parts[:-1])
-    )
+    for index, part in enumerate(parts[:-1]):
+        if part != "vllm" or not os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"])):
+            continue
+        if not os.path.isfile(os.sep.join(parts[:index] + ["__init__.py"])):
+            return True
+    return False
 
 
 def module_file(root: str, dotted: str) -> str | None:

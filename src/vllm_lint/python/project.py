@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from vllm_lint.facts import UNKNOWN, Origin
+from vllm_lint.launch.project import outside_project, project_root
 
-ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 MAX_MODULE_BYTES = 2 * 1024 * 1024
 MAX_IMPORT_DEPTH = 3
 _IMPORT_RE = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import|import[ \t]+([\w.]+))", re.M)
@@ -32,7 +32,6 @@ class ProjectModule:
 
 class ProjectModules:
     def __init__(self) -> None:
-        self._roots: dict[str, str] = {}
         self._packages: dict[str, frozenset[str]] = {}
         self._exports: dict[str, dict[str, object] | None] = {}
         self._texts: dict[str, bytes | None] = {}
@@ -44,22 +43,10 @@ class ProjectModules:
 
     # ---------------------------------------------------------------- finding
 
-    def root_for(self, path: str) -> str:
-        directory = os.path.dirname(os.path.abspath(path))
-        if directory in self._roots:
-            return self._roots[directory]
-        current = directory
-        root = directory
-        while True:
-            if any(os.path.exists(os.path.join(current, marker)) for marker in ROOT_MARKERS):
-                root = current
-                break
-            parent = os.path.dirname(current)
-            if parent == current:
-                break
-            current = parent
-        self._roots[directory] = root
-        return root
+    @staticmethod
+    def root_for(path: str) -> str:
+        """The project root (``launch.project``), else the file's own folder."""
+        return project_root(path) or os.path.dirname(os.path.abspath(path))
 
     def _top_level(self, root: str) -> frozenset[str]:
         """Importable top-level names under the project root and its ``src`` folder."""
@@ -97,7 +84,7 @@ class ProjectModules:
         for base in bases:
             target = os.path.join(base, *parts)
             for candidate in (target + ".py", os.path.join(target, "__init__.py")):
-                if os.path.isfile(candidate) and not _outside_project(candidate):
+                if os.path.isfile(candidate) and not outside_project(candidate):
                     return candidate
         return None
 
@@ -115,7 +102,7 @@ class ProjectModules:
 
     def imports_relevant_module(self, importer: str, data: bytes, relevant) -> bool:
         """Whether a file imports a project module whose text passes ``relevant``."""
-        if _outside_project(importer):
+        if outside_project(importer):
             return False  # its imports could only reach installed packages or vLLM itself
         for relative, absolute in _IMPORT_RE.findall(data):
             spec = (relative or absolute).decode("ascii", "replace")
@@ -193,22 +180,6 @@ class ProjectModules:
                 if os.path.isfile(candidate):
                     return ProjectModule(candidate)
         return UNKNOWN
-
-
-def _outside_project(path: str) -> bool:
-    """Installed packages and vLLM's own package are never followed (vLLM's tree linted as a project too).
-
-    vLLM's package is a top-level ``vllm`` package; a project's own subpackage named ``vllm``
-    (``roll/third_party/vllm``, ``nemo_rl/models/generation/vllm``) is project code."""
-    parts = os.path.abspath(path).split(os.sep)
-    if "site-packages" in parts or "dist-packages" in parts:
-        return True
-    for index, part in enumerate(parts[:-1]):
-        if part != "vllm" or not os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"])):
-            continue
-        if not os.path.isfile(os.sep.join(parts[:index] + ["__init__.py"])):
-            return True
-    return False
 
 
 def relocate(value: object, path: str, memo: dict | None = None) -> object:
