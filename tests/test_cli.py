@@ -123,6 +123,31 @@ def test_stdin(project):
     assert out.startswith("pkg/new.py:2:7: VLM105")
 
 
+SERVE_SH = "#!/bin/sh\nMODEL=Qwen/Qwen3-8B\nvllm serve $MODEL --return-sampling-mask\n"
+SERVE_YAML = "services:\n  vllm:\n    image: vllm/vllm-openai:v0.34.0\n    command: [Qwen/Qwen3-8B, --return-sampling-mask]\n"
+SERVE_DOCKERFILE = "FROM python:3.12-slim\nCMD vllm serve Qwen/Qwen3-8B --return-sampling-mask\n"
+
+
+@pytest.mark.parametrize(
+    "name, text, where",
+    [
+        ("serve.sh", SERVE_SH, "3:19"),
+        ("deploy/compose.yaml", SERVE_YAML, "4:30"),
+        ("Dockerfile", SERVE_DOCKERFILE, "2:30"),
+    ],
+)
+def test_stdin_filename_picks_the_front_end(project, name, text, where):
+    """Standard input is read by the front end its --stdin-filename names, as a file of that name would be."""
+    code, out, err = run(["check", "--output-format", "concise", "--stdin-filename", name, "-"], project, stdin=text.encode())
+    assert "cannot parse" not in out, out
+    assert code == 1, err
+    assert out.startswith(f"{name}:{where}: VLM105 ")
+    # --fix - prints the fixed text, fixed by the same front end.
+    code, out, err = run(["check", "--fix", "--stdin-filename", name, "-"], project, stdin=text.encode())
+    assert code == 0, err
+    assert out.startswith(text.splitlines()[0]) and "processed_logprobs" in out
+
+
 def test_noqa(project):
     (project / "pkg" / "train.py").write_text(
         'from vllm import LLM\nllm = LLM(\n    "Qwen/Qwen3-4B",\n    return_sampling_mask=True,  # noqa: VLM105\n)\n'

@@ -252,8 +252,17 @@ def _select(results, settings) -> None:
         ]
 
 
+def stdin_kind(stdin_name: str | None, data: bytes) -> str:
+    """The front end for standard input: chosen by ``--stdin-filename`` as for a file; Python by default."""
+    from vllm_lint.lint import file_kind
+
+    if not stdin_name:
+        return "python"
+    return file_kind(stdin_name, data) or "python"
+
+
 def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
-    from vllm_lint.lint import lint_file, lint_python_bytes
+    from vllm_lint.lint import lint_bytes, lint_file
     from vllm_lint.sources import FileResult, decode_python
 
     results: list[FileResult] = []
@@ -266,10 +275,11 @@ def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
         if path == "-":
             data = sys.stdin.buffer.read()
             name = stdin_name or "-"
-            result = lint_python_bytes(name, data, version_for)
+            kind = stdin_kind(stdin_name, data)
+            result = lint_bytes(name, data, version_for, kind)
             if result.source is None and result.error is None:  # skipped unparsed: --fix - still echoes it
                 try:
-                    result.source = decode_python(data)
+                    result.source = decode_python(data) if kind == "python" else data.decode("utf-8").removeprefix("\ufeff")
                 except (UnicodeDecodeError, SyntaxError, LookupError):
                     pass
             results.append(result)

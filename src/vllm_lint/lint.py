@@ -43,7 +43,7 @@ def syntax_error_reason(error: SyntaxError) -> str:
 def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True) -> FileResult:
     from vllm_lint.python import needs_analysis
 
-    result = FileResult(path)
+    result = FileResult(path, kind="python")
     if not needs_analysis(data, path):
         return result
     if b"\0" in data:
@@ -91,7 +91,11 @@ def lint_file(path: str, version_for, kind: str | None = None) -> FileResult:
     except (OSError, MemoryError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         return FileResult(path, error=FileError(path, f"cannot read: {reason}"))
-    kind = kind or file_kind(path, data)
+    return lint_bytes(path, data, version_for, kind or file_kind(path, data))
+
+
+def lint_bytes(path: str, data: bytes, version_for, kind: str | None) -> FileResult:
+    """Lint the contents of a file with the front end of ``kind``."""
     if kind == "python":
         return lint_python_bytes(path, data, version_for)
     if kind is None:

@@ -22,6 +22,13 @@ class FileResult:
     error: FileError | None = None
     source: str | None = None  # decoded text, kept for output with context and for fixing
     newline: str = "\n"
+    kind: str | None = None  # the front end that read it: "python", "shell", "dockerfile", "yaml"
+
+    @property
+    def is_python(self) -> bool:
+        if self.kind is not None:
+            return self.kind == "python"
+        return self.path == "-" or self.path.endswith((".py", ".pyi"))
 
 
 def decode_python(data: bytes) -> str:

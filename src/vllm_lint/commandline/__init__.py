@@ -254,7 +254,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     """Lint a shell script, Dockerfile or YAML file (``lint.lint_file`` calls this)."""
     from vllm_lint.sources import FileResult
 
-    result = FileResult(path)
+    result = FileResult(path, kind=kind)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
     # (an executable with a shell shebang and an appended zip is not the user's script).
     if not may_have_findings(data, kind):

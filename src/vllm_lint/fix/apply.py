@@ -176,7 +176,7 @@ def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdi
         text, encoded = decode_text(data)
         if result.source is not None and text != result.source:
             raise FileChanged(result.path)
-    kind = file_kind(result.path, data)
+    kind = result.kind or file_kind(result.path, data)
     keep = keeper(settings, result.path)
 
     def relint(new_text: str) -> list[Finding]:
@@ -201,12 +201,10 @@ def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdi
 
 def attach_result_fixes(results, resolver, mode: str) -> None:
     """Fill ``finding.fix`` of Python findings that have a fix, for JSON and ``full`` output."""
-    from vllm_lint.lint import python_kind
-
     for result in results:
         if result.source is None or not result.findings:
             continue
-        if result.path != "-" and not python_kind(result.path):
+        if not result.is_python:  # the other front ends build their fixes with the findings
             continue
         if not any(may_have_fix(f, mode) and f.fix is None for f in result.findings):
             continue
@@ -230,7 +228,6 @@ def _plural(count: int, word: str) -> str:
 
 def fix_results(results, args, settings, resolver, out, err) -> int:
     from vllm_lint import output
-    from vllm_lint.lint import python_kind
 
     unsafe = bool(args.unsafe_fixes)
     mode = args.fix_mode
@@ -254,7 +251,7 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
             continue
         if not any(may_have_fix(f, mode) for f in result.findings):
             continue
-        is_python = from_stdin or python_kind(result.path)
+        is_python = result.is_python
         if not is_python and not any(f.fix is not None for f in result.findings):
             continue
         try:
@@ -311,7 +308,9 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
         if not args.quiet:
             after = {fixed.path: fixed for fixed in fixed_files}
             items = [
-                (r.path, after[r.path].new_text, after[r.path].remaining) if r.path in after else (r.path, r.source, r.findings)
+                (r.path, after[r.path].new_text, after[r.path].remaining, r.is_python)
+                if r.path in after
+                else (r.path, r.source, r.findings, r.is_python)
                 for r in results
             ]
             hidden = _hidden(items, resolver, mode, unsafe)
@@ -344,7 +343,7 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
             report.write(output.summary(results) + "\n")
         if unreadable and fixed_count:
             report.write(f"{_plural(unreadable, 'file')} could not be parsed.\n")
-        hidden = _hidden([(r.path, r.source, r.findings) for r in results], resolver, mode, unsafe)
+        hidden = _hidden([(r.path, r.source, r.findings, r.is_python) for r in results], resolver, mode, unsafe)
         if hidden:
             report.write(f"{_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option.\n")
     if args.exit_zero:
@@ -353,15 +352,13 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
 
 
 def _hidden(items, resolver, mode: str, unsafe: bool) -> int:
-    """Findings whose fix needs ``--unsafe-fixes``; ``items`` are (path, source, findings)."""
+    """Findings whose fix needs ``--unsafe-fixes``; ``items`` are (path, source, findings, is_python)."""
     from vllm_lint.fix.plan import plan
-    from vllm_lint.lint import python_kind
 
     if unsafe:
         return 0
     count = 0
-    for path, source, findings in items:
-        python = path == "-" or python_kind(path) or not os.path.exists(path)
+    for path, source, findings, python in items:
         count += sum(
             1
             for f in findings
