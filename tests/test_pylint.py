@@ -89,3 +89,45 @@ def test_no_inference_into_installed_packages(tmp_path):
         exit=False)
     loaded = set(MANAGER.astroid_cache) - before
     assert not {name for name in loaded if name.split(".")[0] in ("vllm", "torch", "json")}
+
+
+def _pylint_lines(source_path, *args):
+    completed = subprocess.run(
+        [sys.executable, "-m", "pylint", "--load-plugins=vllm_lint.pylint", "--disable=all", "--enable=vllm-lint",
+         "--msg-template={line}|{column}|{end_line}|{end_column}|{msg_id}", "--persistent=n", "--score=n",
+         *args, str(source_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return [line for line in completed.stdout.splitlines() if line[:1].isdigit()]
+
+
+def test_columns_are_characters_as_pylint_documents(tmp_path):
+    """0-based character columns: on a line with accented and wide characters the column is the call's."""
+    source = tmp_path / "engine.py"
+    line = 'label = "modèle 日本"; llm = LLM("m", return_sampling_mask=True)'
+    source.write_text(f"from vllm import LLM\n{line}\n", encoding="utf-8")
+    (reported,) = _pylint_lines(source)
+    row, column, end_row, end_column, msg_id = reported.split("|")
+    call = 'LLM("m", return_sampling_mask=True)'
+    assert (row, end_row, msg_id) == ("2", "2", "E7105")
+    assert line[int(column) : int(end_column)] == call
+
+
+def test_noqa_comments_are_honoured(tmp_path):
+    """The noqa comments the CLI and flake8 honour work under pylint too (on any line of the
+    statement); pylint's own disable comment works on the reported line."""
+    source = tmp_path / "engine.py"
+    call = 'llm = LLM({first}\n    "m",\n    return_sampling_mask=True,{comment}\n)\n'
+    for first, comment, reported in [
+        ("", "", True),
+        ("", "  # noqa: VLM105", False),
+        ("", "  # noqa", False),
+        ("", "  # noqa: VLM104", True),
+        ("  # pylint: disable=replay-logprobs-mode", "", False),
+        ("  # pylint: disable=E7105", "", False),
+    ]:
+        source.write_text("from vllm import LLM\n" + call.format(first=first, comment=comment))
+        assert bool(_pylint_lines(source)) is reported, first + comment

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections import Counter
 from typing import Iterable, TextIO
 from urllib.parse import quote
 
 from vllm_lint import __version__
+from vllm_lint.columns import char_column, source_lines
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.sources import FileResult
 
@@ -30,21 +30,6 @@ def _end(finding: Finding) -> tuple[int, int]:
     return span.line, span.col + 1
 
 
-def _source_lines(source: str) -> list[str]:
-    """The source's lines as Python numbers them (a form feed does not end a line)."""
-    lines = re.split(r"\r\n|\r|\n", source)
-    if lines and not lines[-1]:
-        lines.pop()
-    return lines
-
-
-def _code_points(line: str, col: int) -> int:
-    """A span column (UTF-8 bytes, as ``ast`` counts) as a count of characters of ``line``."""
-    if line.isascii():
-        return col
-    return len(line.encode("utf-8", "surrogatepass")[:col].decode("utf-8", "ignore"))
-
-
 def display_columns(finding: Finding, lines: list[str]) -> tuple[int, int, int]:
     """1-based start column, end row and end column in characters, as ruff reports them.
 
@@ -53,9 +38,9 @@ def display_columns(finding: Finding, lines: list[str]) -> tuple[int, int, int]:
     end_row, end_column = _end(finding)
     start = span.col + 1
     if 0 < span.line <= len(lines):
-        start = _code_points(lines[span.line - 1], span.col) + 1
+        start = char_column(lines[span.line - 1], span.col) + 1
     if 0 < end_row <= len(lines):
-        end_column = _code_points(lines[end_row - 1], end_column - 1) + 1
+        end_column = char_column(lines[end_row - 1], end_column - 1) + 1
     return start, end_row, end_column
 
 
@@ -65,7 +50,7 @@ def text_line(finding: Finding, column: int | None = None) -> str:
 
 
 def _lines_of(result: FileResult) -> list[str]:
-    return _source_lines(result.source) if result.source is not None else []
+    return source_lines(result.source) if result.source is not None else []
 
 
 def error_line(error: FileError) -> str:
@@ -84,7 +69,7 @@ def write_text(results: list[FileResult], out: TextIO, full: bool = False) -> No
 
 
 def _context(source: str, finding: Finding) -> str:
-    lines = _source_lines(source)
+    lines = source_lines(source)
     number = finding.span.line
     if not 0 < number <= len(lines):
         return ""
@@ -94,9 +79,9 @@ def _context(source: str, finding: Finding) -> str:
         text.append(f"  {index:>{width}} | {lines[index - 1]}")
         if index == number:
             line = lines[index - 1]
-            start = _code_points(line, finding.span.col)
+            start = char_column(line, finding.span.col)
             end = (
-                _code_points(line, finding.span.end_col)
+                char_column(line, finding.span.end_col)
                 if finding.span.end_line == number and finding.span.end_col
                 else len(line.rstrip())
             )
@@ -210,7 +195,7 @@ def sarif_document(results: list[FileResult]) -> dict:
     notifications = []
     for result in results:
         uri = quote(result.path.replace(os.sep, "/"))
-        lines = _source_lines(result.source) if result.source is not None else []
+        lines = source_lines(result.source) if result.source is not None else []
         if result.error is not None:
             notifications.append(
                 {

@@ -7,6 +7,11 @@ torch) is ever imported or analysed.  Messages use the rules' names as symbols
 (``replay-logprobs-mode``) and stable ids in one checker range, E71xx (pylint
 wants one range per checker): E71 followed by ``(a - 1) * 20 + bc`` for VLMabc, so VLM105 is E7105, VLM201 is
 E7121 and VLM302 is E7142.
+
+A finding is silenced by pylint's own ``# pylint: disable=replay-logprobs-mode``
+(or ``disable=E7105``), and by the ``# noqa: VLM105`` comments the CLI and the
+flake8 plugin honour, so one comment serves every front end.  Columns are
+0-based characters, as pylint documents them (``ast`` counts UTF-8 bytes).
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ class VllmLintChecker(BaseChecker):
         self._resolver = VersionResolver(Version.parse(value) if value else None, "--vllm-target-version")
 
     def visit_module(self, node) -> None:
+        from vllm_lint.columns import char_column, source_lines
         from vllm_lint.lint import lint_python_bytes
 
         path = node.file or "-"
@@ -61,17 +67,24 @@ class VllmLintChecker(BaseChecker):
                 data = stream.read()
         except (OSError, AttributeError):
             return
-        # pylint reports syntax errors itself, and has its own disable comments instead of noqa ones.
-        result = lint_python_bytes(path, data, self._resolver.for_path, noqa=False)
+        # pylint reports syntax errors itself; its disable comments apply on top of noqa ones.
+        result = lint_python_bytes(path, data, self._resolver.for_path)
+        lines = source_lines(result.source) if result.findings and result.source is not None else []
+
+        def column(line: int | None, byte_col: int | None) -> int | None:
+            if line is None or byte_col is None or not 0 < line <= len(lines):
+                return byte_col
+            return char_column(lines[line - 1], byte_col)
+
         for finding in result.findings:
             span = finding.span
             self.add_message(
                 message_id(finding.code),
                 node=node,  # positions below are the finding's own, not the module's
                 line=span.line,
-                col_offset=span.col,
+                col_offset=column(span.line, span.col),
                 end_lineno=span.end_line,
-                end_col_offset=span.end_col,
+                end_col_offset=column(span.end_line, span.end_col),
                 args=(finding.message,),
             )
 
