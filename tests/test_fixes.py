@@ -411,3 +411,24 @@ def test_disable_replay_mode_on_a_serve_script(tmp_path):
 
     assert main(["check", "--fix", "--unsafe-fixes", "--fix-mode", "disable-replay", str(script)]) == 0
     assert script.read_text() == "#!/usr/bin/env bash\nvllm serve Qwen/Qwen3-8B \\\n    --enable-batch-sharded-sampling\n"
+
+
+def test_emptying_a_block_never_removes_the_next_statement():
+    """A block whose only statement a fix removes gets ``pass``; the statement after the block
+    stays, however the interpreter reuses the memory of the nodes the fix discards."""
+    from vllm_lint.fix.python import fix_source
+
+    block = (
+        "\ndef build_{i}():\n"
+        '    kwargs = {{"model": "m", "return_sampling_mask": True, "logprobs_mode": "processed_logprobs"}}\n'
+        "    if True:\n"
+        '        kwargs["logits_processors"] = ["my_pkg.processors:NoRepeat"]\n'
+        "    return LLM(**kwargs)\n"
+    )
+    source = "from vllm import LLM\n" + "".join(block.format(i=i) for i in range(20))
+    allocations = []
+    for attempt in range(16):
+        allocations.append([object() for _ in range(attempt * 7)])  # shift where new nodes land
+        fixed = fix_source(source, "engines.py", NEWEST_VERSION, unsafe=True).source
+        assert fixed.count("return LLM(**kwargs)") == 20
+        assert fixed.count("        pass\n") == 20

@@ -297,7 +297,9 @@ class ReplayFixTransformer(cst.CSTTransformer):
         for index, target in enumerate(targets):
             where = _Where(index, target.action, target.kind, columns.start(target.span), columns.end(target.span))
             self._at.setdefault(where.start, []).append(where)
-        self._emptied: set[int] = set()  # ids of statement lines whose statements were all removed
+        # Statement lines whose statements were all removed, by id.  The nodes are kept alive:
+        # a node freed during the walk could hand its id to another statement.
+        self._emptied: dict[int, cst.CSTNode] = {}
         self._emptied_updates: set[tuple[int, int]] = set()  # `d.update()` calls left without arguments
 
     # -- lookup
@@ -482,7 +484,7 @@ class ReplayFixTransformer(cst.CSTTransformer):
             body[-1] = body[-1].with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
         if not body:
             emptied = updated_node.with_changes(body=[cst.Pass()])
-            self._emptied.add(id(emptied))
+            self._emptied[id(emptied)] = emptied
             return emptied
         return updated_node.with_changes(body=body)
 
