@@ -43,9 +43,8 @@ def test_finding_and_exit_code(project):
     code, out, err = run(["check"], project)
     assert code == 1, err
     assert out.splitlines()[0] == (
-        "pkg/train.py:2:7: VLM105 return_sampling_mask=True needs logprobs_mode=\"processed_logprobs\" "
-        "(vLLM's default is \"raw_logprobs\"); vLLM refuses to start: \"sampling distribution replay requires "
-        "logprobs_mode='processed_logprobs' ...\""
+        "pkg/train.py:2:7: VLM105 [*] return_sampling_mask=True needs logprobs_mode=\"processed_logprobs\" "
+        "(vLLM's default is \"raw_logprobs\")"
     )
     assert "Found 1 error." in out
     assert ".venv" not in out and "node_modules" not in out
@@ -68,8 +67,16 @@ def test_json_is_ruff_shaped(project):
     records = json.loads(out)
     assert len(records) == 1
     record = records[0]
-    assert set(record) == {"cell", "code", "end_location", "filename", "fix", "location", "message", "noqa_row", "url"}
+    # The keys of ruff's JSON (ruff 0.17), and vLLM's error text.
+    ruff_keys = {"cell", "code", "end_location", "filename", "fix", "location", "message", "name", "noqa_row", "severity", "url"}
+    assert set(record) == ruff_keys | {"vllm_error"}
     assert record["code"] == "VLM105"
+    assert (record["name"], record["severity"]) == ("replay-logprobs-mode", "error")
+    assert record["message"] == 'return_sampling_mask=True needs logprobs_mode="processed_logprobs" (vLLM\'s default is "raw_logprobs")'
+    assert record["vllm_error"] == (
+        "sampling distribution replay requires logprobs_mode='processed_logprobs' so that returned logprobs "
+        "are normalized over the same nucleus as the sampling mask"
+    )
     assert record["location"] == {"row": 2, "column": 7}
     assert record["end_location"]["row"] == 2
     assert record["filename"] == str(project / "pkg" / "train.py")
@@ -114,7 +121,24 @@ def test_statistics(project):
     (project / "pkg" / "more.py").write_text(BAD)
     code, out, _ = run(["check", "--statistics"], project)
     assert code == 1
-    assert out.split() == ["2", "VLM105", "replay-logprobs-mode"]
+    assert out.splitlines() == [
+        "2\tVLM105\t[*] replay-logprobs-mode",
+        "Found 2 errors.",
+        "[*] 2 fixable with the `--fix` option.",
+    ]
+    assert run(["check", "--statistics", "-q"], project)[1] == "2\tVLM105\t[*] replay-logprobs-mode\n"
+
+
+def test_statistics_as_json(project):
+    """``--statistics --output-format json`` prints ruff's statistics JSON, nothing else."""
+    (project / "pkg" / "more.py").write_text(BAD)
+    (project / "pkg" / "broken.py").write_text("from vllm import LLM\nLLM(return_sampling_mask=True\n")
+    code, out, _ = run(["check", "--statistics", "--output-format", "json"], project)
+    assert code == 1
+    assert json.loads(out) == [
+        {"code": "VLM105", "name": "replay-logprobs-mode", "count": 2, "fixable": True, "fixable_count": 2},
+        {"code": None, "name": "cannot-parse", "count": 1, "fixable": False, "fixable_count": 0},
+    ]
 
 
 def test_stdin(project):

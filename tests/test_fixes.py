@@ -125,9 +125,53 @@ def test_unsafe_fixes_are_hidden_without_the_switch(tmp_path):
     copy, code, out, err = fix_copy(source, tmp_path, ["--fix"])
     assert code == 1
     assert copy.read_bytes() == source.read_bytes()
-    assert "2 hidden fixes can be enabled with the `--unsafe-fixes` option." in out
+    assert out.endswith("Found 2 errors.\nNo fixes available (2 hidden fixes can be enabled with the `--unsafe-fixes` option).\n")
     code, out, err = run(["check", "--diff", str(copy)])
     assert code == 0 and "(2 additional fixes available with `--unsafe-fixes`)" in err
+
+
+MIXED_PY = (
+    "from vllm import LLM, SamplingParams\n"
+    'llm = LLM("m", return_sampling_mask=True, logits_processors=["a:B"])\n'
+    "llm.generate(['x'], SamplingParams(temperature=0, top_k=5))\n"
+)
+MIXED_SH = "vllm serve m --return-sampling-mask --enable-batch-sharded-sampling\n"
+
+
+@pytest.mark.parametrize("name, text", [("engine.py", MIXED_PY), ("serve.sh", MIXED_SH)])
+def test_fixable_findings_are_marked_and_counted(tmp_path, name, text):
+    """``[*]`` marks a finding ``--fix`` fixes; the summary counts them and the unsafe ones held back."""
+    path = tmp_path / name
+    path.write_text(text)
+    code, out, _ = run(["check", "--output-format", "concise", str(path)])
+    marked = {line.split(": ")[1].split()[0]: "[*]" in line for line in out.splitlines() if line.startswith(str(path))}
+    assert marked["VLM105"] is True  # a safe fix
+    assert marked.get("VLM104", marked.get("VLM106")) is False  # an unsafe fix, without --unsafe-fixes
+    assert out.splitlines()[-1] == "[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option)."
+    code, out, _ = run(["check", "--output-format", "concise", "--unsafe-fixes", str(path)])
+    marked = [line for line in out.splitlines() if line.startswith(str(path))]
+    assert sum("[*]" in line for line in marked) == 2
+    assert out.splitlines()[-1] == "[*] 2 fixable with the `--fix` option."
+    path.write_text(text.replace("return_sampling_mask=True", "return_sampling_mask=True, logprobs_mode='processed_logprobs'")
+                    .replace("--return-sampling-mask", "--return-sampling-mask --logprobs-mode processed_logprobs"))
+    code, out, _ = run(["check", "--output-format", "concise", str(path)])
+    assert "[*]" not in out
+    assert out.splitlines()[-1] == "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option)."
+
+
+@pytest.mark.parametrize("name, text", [("engine.py", MIXED_PY), ("serve.sh", MIXED_SH)])
+def test_disable_replay_without_unsafe_fixes_says_why(tmp_path, name, text):
+    """Turning replay off is an unsafe fix: without --unsafe-fixes nothing is removed, and the run says so."""
+    path = tmp_path / name
+    path.write_text(text)
+    code, out, err = run(["check", "--fix", "--fix-mode", "disable-replay", str(path)])
+    assert code == 1
+    assert path.read_text() == text
+    assert "--fix-mode disable-replay removes return_sampling_mask, an unsafe fix; add --unsafe-fixes to apply it" in err
+    code, out, err = run(["check", "--fix", "--fix-mode", "disable-replay", "--unsafe-fixes", str(path)])
+    fixed = path.read_text()
+    assert "return_sampling_mask" not in fixed and "--return-sampling-mask" not in fixed
+    assert "disable-replay" not in err
 
 
 def test_fix_reports_files_and_counts(tmp_path):
@@ -318,10 +362,11 @@ def test_fix_from_stdin_echoes_a_file_without_findings(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("output_format", "imported"), [("text", False), ("concise", False), ("json", True), ("full", True)]
+    ("output_format", "imported"), [("text", False), ("concise", False), ("full", False), ("json", True)]
 )
 def test_libcst_loads_only_for_fixes(output_format, imported):
-    """``check`` alone never imports libcst; JSON and full output show fixes, so they need it."""
+    """``check`` alone never imports libcst: text output names each fix from the plan; only
+    JSON shows a fix's edits, which libcst computes."""
     import subprocess
     import sys
 

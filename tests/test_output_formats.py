@@ -143,10 +143,13 @@ def test_github_escapes_newlines_and_percent():
 def test_concise_is_one_line_per_finding(workspace):
     code, out = run("--output-format", "concise", "engines.py")
     lines = out.splitlines()
-    assert lines[-1] == "Found 7 errors."
-    for line in lines[:-1]:
-        assert re.match(r"^engines\.py:\d+:\d+: VLM104 ", line), line
-    assert len(lines) == 8
+    assert lines[-2:] == [
+        "Found 7 errors.",
+        "No fixes available (7 hidden fixes can be enabled with the `--unsafe-fixes` option).",
+    ]
+    for line in lines[:-2]:
+        assert re.match(r"^engines\.py:\d+:\d+: VLM104 return_sampling_mask=True cannot be combined", line), line
+    assert len(lines) == 9
 
 
 def test_full_shows_the_source_with_a_caret(workspace):
@@ -160,11 +163,119 @@ def test_full_shows_the_source_with_a_caret(workspace):
         "     |     " + "^" * len('logits_processors=["my_pkg.processors:NoRepeat"]') + " VLM104",
         "  12 |     # the mode replay needs",
     ]
-    assert first[5] == "  = help: Remove `logits_processors` (unsafe fix)"
+    assert first[5:] == [
+        '  = note: vLLM refuses to start: "sampling distribution replay does not support custom logits processors"',
+        "  = help: Remove `logits_processors` (unsafe fix)",
+    ]
     # On a line with accented letters the caret still sits under the keyword.
     accented = next(block for block in blocks if block.startswith("résumé, v2.py:4:"))
     source_line, caret_line = accented.splitlines()[2:4]
     start = caret_line.index("^")
     width = caret_line.count("^")
     assert source_line[start : start + width] == 'logprobs_mode="raw_logprobs"'
-    assert out.endswith("Found 8 errors.\n")
+    assert out.endswith("Found 8 errors.\n[*] 1 fixable with the `--fix` option (7 hidden fixes can be enabled with the `--unsafe-fixes` option).\n")
+
+
+# ------------------------------------------------------------------ messages, text, concise and full
+
+
+LOGPROBS_ERROR = (
+    "sampling distribution replay requires logprobs_mode='processed_logprobs' so that returned logprobs "
+    "are normalized over the same nucleus as the sampling mask"
+)
+
+
+def test_messages_are_short_and_whole(workspace):
+    """A finding says what is wrong and what to write; vLLM's error text is not cut into it."""
+    for path in sorted(TESTDATA.glob("examples/*")) + sorted(TESTDATA.glob("python/*.py")):
+        _, out = run("--output-format", "concise", "--exit-zero", str(path))
+        for line in out.splitlines():
+            if re.match(r"^\S.*:\d+:\d+: VLM\d{3} ", line):
+                message = line.split(": ", 1)[1]
+                assert len(message) <= 200, line
+                assert " ..." not in message and "refuses to start" not in message, line
+
+
+def test_text_shows_the_source_and_full_adds_vllms_error(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text('from vllm import LLM\nllm = LLM("m", return_sampling_mask=True)\n')
+    _, concise = run("--output-format", "concise", "train.py")
+    _, text = run("train.py")
+    _, full = run("--output-format", "full", "train.py")
+    header = 'train.py:2:7: VLM105 [*] return_sampling_mask=True needs logprobs_mode="processed_logprobs" (vLLM\'s default is "raw_logprobs")'
+    summary = "Found 1 error.\n[*] 1 fixable with the `--fix` option.\n"
+    assert concise == f"{header}\n{summary}"
+    snippet = [
+        "  1 | from vllm import LLM",
+        '  2 | llm = LLM("m", return_sampling_mask=True)',
+        "    |       " + "^" * len('LLM("m", return_sampling_mask=True)') + " VLM105",
+    ]
+    help_line = '  = help: Add `logprobs_mode="processed_logprobs"` (safe fix)'
+    assert text == "\n".join([header, *snippet, help_line]) + "\n\n" + summary
+    note = f'  = note: vLLM refuses to start: "{LOGPROBS_ERROR}"'
+    assert full == "\n".join([header, *snippet, note, help_line]) + "\n\n" + summary
+
+
+def test_caret_is_aligned_under_wide_characters_and_tabs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text(
+        'from vllm import LLM\nif True:\n\tname = "模型"; llm = LLM("m", return_sampling_mask=True)\n', encoding="utf-8"
+    )
+    _, out = run("train.py")
+    source_line, caret_line = out.splitlines()[2:4]
+    prefix = "  3 | "
+    assert source_line == prefix + '    name = "模型"; llm = LLM("m", return_sampling_mask=True)'
+    # Each of the two wide characters takes two cells: the caret starts two cells further right.
+    pad = caret_line.index("^") - len(prefix)
+    assert pad == len('    name = "模型"; llm = ') + 2
+    assert caret_line.count("^") == len('LLM("m", return_sampling_mask=True)')
+
+
+def test_rule_documentation_quotes_vllms_error_verbatim():
+    """A search for vLLM's runtime error finds the rule: in ``vllm-lint rule`` and docs/rules.md, on one line."""
+    import io
+
+    from vllm_lint.rules import RULES_BY_CODE
+
+    rules_md = (TESTDATA.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    for rule in ALL_RULES:
+        if rule.code.startswith("VLM9"):
+            continue  # about the linter's own comments, not a vLLM error
+        assert rule.vllm_errors, rule.code
+        out = io.StringIO()
+        cli.run_rule(cli.build_parser().parse_args(["rule", rule.code]), out)
+        for error in rule.vllm_errors:
+            assert error in out.getvalue().splitlines(), (rule.code, error)
+            assert error in rules_md.splitlines(), (rule.code, error)
+    assert LOGPROBS_ERROR in RULES_BY_CODE["VLM105"].vllm_errors
+
+
+# ------------------------------------------------------------------ colour
+
+
+def test_colour_only_on_a_terminal_or_when_forced(tmp_path, monkeypatch):
+    from vllm_lint.style import colour_enabled
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    assert colour_enabled(Terminal(), {}) is True
+    assert colour_enabled(io.StringIO(), {}) is False
+    assert colour_enabled(io.StringIO(), {"FORCE_COLOR": "1"}) is True
+    assert colour_enabled(Terminal(), {"NO_COLOR": "1"}) is False
+    assert colour_enabled(Terminal(), {"NO_COLOR": "1", "FORCE_COLOR": "1"}) is False  # as ruff
+    assert colour_enabled(Terminal(), {"TERM": "dumb"}) is False
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "train.py").write_text('from vllm import LLM\nllm = LLM("m", return_sampling_mask=True)\n')
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    _, coloured = run("train.py")
+    assert "\x1b[1;31mVLM105\x1b[0m" in coloured
+    _, as_json = run("--output-format", "json", "train.py")
+    assert "\x1b" not in as_json  # machine-readable output is never coloured
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, plain = run("train.py")
+    assert "\x1b" not in plain
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same text, coloured

@@ -292,6 +292,7 @@ def run_check(args, out=None, err=None) -> int:
     from vllm_lint import output
     from vllm_lint.config import ConfigError
     from vllm_lint.sources import FileResult
+    from vllm_lint.style import Style
 
     out = out or sys.stdout
     err = err or sys.stderr
@@ -314,18 +315,25 @@ def run_check(args, out=None, err=None) -> int:
         from vllm_lint.fix.apply import fix_results
 
         return fix_results(results, args, settings, resolver, out, err)
-    if args.output_format in ("json", "full"):  # these show each finding's fix
+    if args.output_format == "json" and not args.statistics:  # JSON shows each fix with its edits (libcst)
         from vllm_lint.fix.apply import attach_result_fixes
 
         attach_result_fixes(results, resolver, args.fix_mode)
 
+    human = args.output_format in ("text", "concise", "full")
+    fixes = output.NO_FIXES
+    if human or args.statistics:  # which findings --fix would fix: [*] and the summary
+        from vllm_lint.fix.plan import result_offers
+
+        fixes = output.Fixes(result_offers(results, resolver, args.fix_mode), args.unsafe_fixes)
+    style = Style.for_stream(out)
     if args.statistics:
-        output.write_statistics(results, out)
+        output.write_statistics(results, out, args.output_format, fixes, style)
     else:
-        output.write(results, args.output_format, out)
+        output.write(results, args.output_format, out, fixes, style)
     has_problems = any(r.findings or r.error for r in results)
-    if args.output_format in ("text", "concise", "full") and not args.quiet and not args.statistics:
-        out.write(output.summary(results) + "\n")
+    if human and not args.quiet:
+        out.write(output.summary(results, fixes, style) + "\n")
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if has_problems else EXIT_CLEAN
@@ -348,7 +356,7 @@ def run_rule(args, out=None) -> int:
         return EXIT_ERROR
     out.write(f"# {rule.code} {rule.name}\n\n")
     out.write(f"vLLM versions: {rule.versions}. Fix: {rule.fix_safety or 'none'}.\n\n")
-    out.write(rule.doc.strip() + "\n")
+    out.write(rule.documentation.strip() + "\n")
     return EXIT_CLEAN
 
 
@@ -367,7 +375,7 @@ def rules_markdown() -> str:
             f"{rule.fix_safety or 'none'} |\n"
         )
     for rule in ALL_RULES:
-        body = rule.doc.strip().replace("\n## ", "\n### ")
+        body = rule.documentation.strip().replace("\n## ", "\n### ")
         if body.startswith("## "):
             body = "#" + body
         parts.append(f"\n## {rule.code}\n\n`{rule.name}` (vLLM {rule.versions})\n\n{body}\n")

@@ -39,6 +39,18 @@ class Finding:
     # (removing --return-sampling-mask).
     disable_replay_fix: Fix | None = None
     path: str = ""
+    vllm_error: str | None = None  # the error vLLM would raise, verbatim
+
+    @property
+    def explanation(self) -> str | None:
+        """vLLM's error introduced by what vLLM does, e.g. ``vLLM refuses to start: "..."``."""
+        if self.vllm_error is None:
+            return None
+        from vllm_lint.rules import RULES_BY_CODE
+
+        rule = RULES_BY_CODE.get(self.code)
+        outcome = rule.outcome if rule is not None else "vLLM raises"
+        return f'{outcome}: "{self.vllm_error}"'
 
     @property
     def text(self) -> str:

@@ -9,11 +9,13 @@ from typing import Iterable, TextIO
 from urllib.parse import quote
 
 from vllm_lint import __version__
-from vllm_lint.columns import char_column, source_lines
+from vllm_lint.columns import cell_width, char_column, source_lines
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.sources import FileResult
+from vllm_lint.style import BOLD, BRIGHT_BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, PLAIN, RED, Style
 
 FORMATS = ("text", "concise", "full", "json", "github", "sarif")
+TAB_WIDTH = 4  # a tab in a source line shown with a caret under it
 
 
 def _rule_url(code: str) -> str | None:
@@ -44,53 +46,99 @@ def display_columns(finding: Finding, lines: list[str]) -> tuple[int, int, int]:
     return start, end_row, end_column
 
 
-def text_line(finding: Finding, column: int | None = None) -> str:
+class Fixes:
+    """Which findings have a fix (``fix.plan.Offer`` by ``id`` of the finding), and whether
+    unsafe ones apply: findings whose fix ``--fix`` applies are marked ``[*]``."""
+
+    def __init__(self, offers: dict | None = None, unsafe: bool = False) -> None:
+        self.offers = offers or {}
+        self.unsafe = unsafe
+
+    def offer(self, finding: Finding):
+        return self.offers.get(id(finding))
+
+    def applicable(self, finding: Finding) -> bool:
+        offer = self.offer(finding)
+        return offer is not None and (offer.applicability == "safe" or self.unsafe)
+
+    def hidden(self, finding: Finding) -> bool:
+        """The finding has a fix that needs ``--unsafe-fixes``."""
+        offer = self.offer(finding)
+        return offer is not None and offer.applicability == "unsafe" and not self.unsafe
+
+
+NO_FIXES = Fixes()
+
+
+def text_line(finding: Finding, column: int | None = None, fixable: bool = False, style: Style = PLAIN) -> str:
+    """``path:row:col: CODE [*] message`` (``[*]``: ``--fix`` fixes it), as ruff's concise output."""
     column = finding.span.col + 1 if column is None else column
-    return f"{finding.path}:{finding.span.line}:{column}: {finding.text}"
+    colon = style(":", CYAN)
+    mark = f" [{style('*', CYAN)}]" if fixable else ""
+    return (
+        f"{style(finding.path, BOLD)}{colon}{finding.span.line}{colon}{column}{colon} "
+        f"{style(finding.code, BOLD, RED)}{mark} {finding.message}"
+    )
 
 
 def _lines_of(result: FileResult) -> list[str]:
     return source_lines(result.source) if result.source is not None else []
 
 
-def error_line(error: FileError) -> str:
-    return f"{error.path}: {error.text}"
+def error_line(error: FileError, style: Style = PLAIN) -> str:
+    return f"{style(error.path, BOLD)}{style(':', CYAN)} {error.text}"
 
 
-def write_text(results: list[FileResult], out: TextIO, full: bool = False) -> None:
+def write_text(
+    results: list[FileResult], out: TextIO, fmt: str = "text", fixes: Fixes = NO_FIXES, style: Style = PLAIN
+) -> None:
+    """``concise``: one line per finding; ``text``: with the source and a caret under the
+    finding, and its fix; ``full``: also the error vLLM would raise."""
     for result in results:
         if result.error is not None:
-            out.write(error_line(result.error) + "\n")
+            out.write(error_line(result.error, style) + "\n")
         lines = _lines_of(result) if result.findings else []
         for finding in result.findings:
-            out.write(text_line(finding, display_columns(finding, lines)[0]) + "\n")
-            if full and result.source is not None:
-                out.write(_context(result.source, finding))
+            column = display_columns(finding, lines)[0]
+            out.write(text_line(finding, column, fixes.applicable(finding), style) + "\n")
+            if fmt != "concise":
+                out.write(_context(lines, finding, fixes, style, explain=fmt == "full"))
 
 
-def _context(source: str, finding: Finding) -> str:
-    lines = source_lines(source)
+def _printable(line: str) -> str:
+    """A source line as the terminal should show it: tabs expanded, control characters replaced."""
+    line = line.expandtabs(TAB_WIDTH)
+    if line.isprintable():
+        return line
+    return "".join(char if char.isprintable() else "\ufffd" for char in line)
+
+
+def _context(lines: list[str], finding: Finding, fixes: Fixes, style: Style, explain: bool) -> str:
+    """The finding's line between its neighbours, a caret under the finding, the fix, and
+    (``explain``) vLLM's error."""
     number = finding.span.line
-    if not 0 < number <= len(lines):
-        return ""
-    width = len(str(min(number + 1, len(lines))))
     text = []
-    for index in range(max(1, number - 1), min(len(lines), number + 1) + 1):
-        text.append(f"  {index:>{width}} | {lines[index - 1]}")
-        if index == number:
+    if 0 < number <= len(lines):
+        width = len(str(min(number + 1, len(lines))))
+        bar = style("|", BOLD, BRIGHT_BLUE)
+        for index in range(max(1, number - 1), min(len(lines), number + 1) + 1):
             line = lines[index - 1]
-            start = char_column(line, finding.span.col)
-            end = (
-                char_column(line, finding.span.end_col)
-                if finding.span.end_line == number and finding.span.end_col
-                else len(line.rstrip())
-            )
-            caret = "^" * max(1, end - start)
-            text.append(f"  {'':>{width}} | {' ' * start}{caret} {finding.code}")
-    fix = finding.fix
-    if fix is not None:
-        text.append(f"  = help: {fix.message} ({fix.applicability} fix)")
-    return "\n".join(text) + "\n\n"
+            text.append(f"  {style(f'{index:>{width}}', BOLD, BRIGHT_BLUE)} {bar} {_printable(line)}".rstrip())
+            if index == number:
+                start = char_column(line, finding.span.col)
+                if finding.span.end_line == number and finding.span.end_col:
+                    end = char_column(line, finding.span.end_col)
+                else:  # the finding goes on below: underline to the end of this line
+                    end = len(line.rstrip())
+                pad = cell_width(_printable(line[:start]))
+                caret = "^" * max(1, cell_width(_printable(line[:end])) - pad)
+                text.append(f"  {'':>{width}} {bar} {' ' * pad}{style(caret + ' ' + finding.code, BOLD, BRIGHT_RED)}")
+    if explain and finding.explanation:
+        text.append(f"  = {style('note', BOLD)}: {finding.explanation}")
+    offer = finding.fix if finding.fix is not None else fixes.offer(finding)
+    if offer is not None:
+        text.append(f"  = {style('help', BOLD, BRIGHT_CYAN)}: {offer.message} ({offer.applicability} fix)")
+    return "\n".join(text) + "\n\n" if text else ""
 
 
 def json_records(results: list[FileResult]) -> list[dict]:
@@ -107,8 +155,11 @@ def json_records(results: list[FileResult]) -> list[dict]:
                     "fix": None,
                     "location": {"column": error.col + 1, "row": error.line},
                     "message": error.text,
+                    "name": None,
                     "noqa_row": None,
+                    "severity": "error",
                     "url": None,
+                    "vllm_error": None,
                 }
             )
         lines = _lines_of(result) if result.findings else []
@@ -137,8 +188,12 @@ def json_records(results: list[FileResult]) -> list[dict]:
                     "fix": fix,
                     "location": {"column": start_column, "row": finding.span.line},
                     "message": finding.message,
+                    "name": finding.name,
                     "noqa_row": finding.span.line,
+                    "severity": "error",
                     "url": _rule_url(finding.code),
+                    # Not in ruff's shape: the error vLLM would raise, verbatim.
+                    "vllm_error": finding.vllm_error,
                 }
             )
     return records
@@ -184,7 +239,7 @@ def sarif_document(results: list[FileResult]) -> dict:
             "name": rule.name,
             "shortDescription": {"text": rule.summary},
             "fullDescription": {"text": rule.section("What it does")},
-            "help": {"text": rule.doc, "markdown": rule.doc},
+            "help": {"text": rule.documentation, "markdown": rule.documentation},
             "helpUri": rule.url,
             "properties": {"vLLM versions": str(rule.versions)},
         }
@@ -253,22 +308,53 @@ def write_sarif(results: list[FileResult], out: TextIO) -> None:
     out.write("\n")
 
 
-def write_statistics(results: list[FileResult], out: TextIO) -> None:
+def statistics(results: list[FileResult], fixes: Fixes = NO_FIXES) -> list[dict]:
+    """Findings counted per rule, most frequent first, in ruff's shape; files that cannot be
+    parsed count as one row without a code."""
     from vllm_lint.rules import RULES_BY_CODE
 
-    counts = Counter(f.code for r in results for f in r.findings)
+    counts: Counter = Counter()
+    fixable: Counter = Counter()
+    for result in results:
+        for finding in result.findings:
+            counts[finding.code] += 1
+            fixable[finding.code] += fixes.applicable(finding)
+    rows = [
+        {
+            "code": code,
+            "name": RULES_BY_CODE[code].name if code in RULES_BY_CODE else code,
+            "count": count,
+            "fixable": fixable[code] > 0,
+            "fixable_count": fixable[code],
+        }
+        for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
     errors = sum(1 for r in results if r.error is not None)
-    for code, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        out.write(f"{count:5d}\t{code}\t{RULES_BY_CODE[code].name}\n")
     if errors:
-        out.write(f"{errors:5d}\t\tfiles that cannot be parsed\n")
+        rows.append({"code": None, "name": "cannot-parse", "count": errors, "fixable": False, "fixable_count": 0})
+    return rows
 
 
-def write(results: list[FileResult], fmt: str, out: TextIO) -> None:
-    if fmt in ("text", "concise"):
-        write_text(results, out)
-    elif fmt == "full":
-        write_text(results, out, full=True)
+def write_statistics(results: list[FileResult], out: TextIO, fmt: str = "text", fixes: Fixes = NO_FIXES, style: Style = PLAIN) -> None:
+    """``--statistics``: JSON for ``json``, a table otherwise (``count  code  [*] name``)."""
+    rows = statistics(results, fixes)
+    if fmt == "json":
+        json.dump(rows, out, indent=2)
+        out.write("\n")
+        return
+    if not rows:
+        return
+    count_width = max(len(str(row["count"])) for row in rows)
+    code_width = max(len(row["code"] or "") for row in rows)
+    for row in rows:
+        mark = f"[{style('*', CYAN)}]" if row["fixable"] else "[ ]"
+        code = style(f"{row['code'] or '':<{code_width}}", BOLD, RED)
+        out.write(f"{row['count']:>{count_width}}\t{code}\t{mark} {row['name']}\n")
+
+
+def write(results: list[FileResult], fmt: str, out: TextIO, fixes: Fixes = NO_FIXES, style: Style = PLAIN) -> None:
+    if fmt in ("text", "concise", "full"):
+        write_text(results, out, fmt, fixes, style)
     elif fmt == "json":
         write_json(results, out)
     elif fmt == "github":
@@ -279,13 +365,34 @@ def write(results: list[FileResult], fmt: str, out: TextIO) -> None:
         raise ValueError(fmt)
 
 
-def summary(results: Iterable[FileResult]) -> str:
+def plural(count: int, word: str) -> str:
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}es" if word.endswith(("x", "s")) else f"{count} {word}s"
+
+
+def summary(results: Iterable[FileResult], fixes: Fixes = NO_FIXES, style: Style = PLAIN) -> str:
+    """What was found, and what ``--fix`` (and ``--unsafe-fixes``) would fix, in ruff's words."""
     results = list(results)
-    findings = sum(len(r.findings) for r in results)
+    findings = [f for r in results for f in r.findings]
     errors = sum(1 for r in results if r.error is not None)
     parts = []
     if findings:
-        parts.append(f"Found {findings} error{'s' if findings != 1 else ''}.")
+        parts.append(f"Found {plural(len(findings), 'error')}.")
     if errors:
-        parts.append(f"{errors} file{'s' if errors != 1 else ''} could not be parsed.")
-    return " ".join(parts) if parts else "All checks passed!"
+        parts.append(f"{plural(errors, 'file')} could not be parsed.")
+    text = " ".join(parts) if parts else "All checks passed!"
+    return text + fix_summary(findings, fixes, style)
+
+
+def fix_summary(findings: list[Finding], fixes: Fixes, style: Style = PLAIN) -> str:
+    """``[*] N fixable with the `--fix` option (M hidden fixes ...)`` on a line of its own, or nothing."""
+    fixable = sum(1 for f in findings if fixes.applicable(f))
+    hidden = sum(1 for f in findings if fixes.hidden(f))
+    unsafe = f"{plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option"
+    if fixable:
+        line = f"[{style('*', CYAN)}] {fixable} fixable with the `--fix` option"
+        return f"\n{line} ({unsafe})." if hidden else f"\n{line}."
+    if hidden:
+        return f"\nNo fixes available ({unsafe})."
+    return ""

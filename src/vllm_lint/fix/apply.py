@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from vllm_lint.findings import Finding
-from vllm_lint.fix.plan import DISABLE_REPLAY, REPLAY_CODES, may_have_fix
+from vllm_lint.fix.plan import DISABLE_REPLAY, REPLAY_CODES, command_line_fix, may_have_fix, result_offers
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1
 
@@ -185,12 +185,7 @@ def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdi
         linted = lint_command_file(result.path, new_text.encode(encoded.encoding), kind, version_for)
         return [f for f in linted.findings if keep(f)]
 
-    def fix_of(finding: Finding):
-        if mode == DISABLE_REPLAY and finding.code in REPLAY_CODES:
-            return finding.disable_replay_fix  # remove --return-sampling-mask instead
-        return finding.fix
-
-    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline, fix_of=fix_of)
+    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline, fix_of=lambda finding: command_line_fix(finding, mode))
     return FileFix(
         result.path, text, outcome.text, outcome.fixed, outcome.remaining, encoded, data, outcome.error, outcome.converged
     )
@@ -217,17 +212,13 @@ def attach_result_fixes(results, resolver, mode: str) -> None:
             continue
 
 
-def _plural(count: int, word: str) -> str:
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {word}es" if word.endswith("x") else f"{count} {word}s"
-
-
 # ------------------------------------------------------------------ the command
 
 
 def fix_results(results, args, settings, resolver, out, err) -> int:
     from vllm_lint import output
+    from vllm_lint.output import plural
+    from vllm_lint.style import Style
 
     unsafe = bool(args.unsafe_fixes)
     mode = args.fix_mode
@@ -275,9 +266,7 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
             continue
         if diff_only:
             diffs.append(unified_diff(result.path, fixed.old_text, fixed.new_text))
-            fixed_files.append(fixed)
-            continue
-        if from_stdin:
+        elif from_stdin:
             original_stdin = fixed.new_text
         else:
             new_data = fixed.new_text.encode(fixed.encoded.encoding)
@@ -289,6 +278,7 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
             except OSError as error:
                 failures.append((result.path, f"cannot write: {error.strerror or error}"))
                 continue
+        # From here on the results describe the fixed text (with --diff: the text it would be).
         result.findings = fixed.remaining
         result.source = fixed.new_text
         fixed_files.append(fixed)
@@ -299,79 +289,55 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
         out.write(original_stdin)  # fixed or not, the text goes on, as a formatter's would
 
     fixed_count = sum(len(f.fixed) for f in fixed_files)
-    if args.output_format in ("json", "full") and not diff_only:
-        attach_result_fixes(results, resolver, mode)
+    fixes = output.Fixes(result_offers(results, resolver, mode), unsafe)
+    hidden = sum(1 for r in results for f in r.findings if fixes.hidden(f))
+    if not args.quiet and mode == DISABLE_REPLAY and not unsafe:
+        held_back = sum(1 for r in results for f in r.findings if f.code in REPLAY_CODES and fixes.hidden(f))
+        if held_back:
+            err.write(
+                f"vllm-lint: warning: nothing {'would be' if diff_only else 'was'} removed for "
+                f"{plural(held_back, 'finding')}: --fix-mode disable-replay removes return_sampling_mask, "
+                "an unsafe fix; add --unsafe-fixes to apply it\n"
+            )
 
     if diff_only:
         for text in diffs:
             out.write(text)
         if not args.quiet:
-            after = {fixed.path: fixed for fixed in fixed_files}
-            items = [
-                (r.path, after[r.path].new_text, after[r.path].remaining, r.is_python)
-                if r.path in after
-                else (r.path, r.source, r.findings, r.is_python)
-                for r in results
-            ]
-            hidden = _hidden(items, resolver, mode, unsafe)
-            message = f"Would fix {_plural(fixed_count, 'error')}" if fixed_count else "No errors would be fixed"
+            message = f"Would fix {plural(fixed_count, 'error')}" if fixed_count else "No errors would be fixed"
             if hidden:
-                message += f" ({_plural(hidden, 'additional fix')} available with `--unsafe-fixes`)"
+                message += f" ({plural(hidden, 'additional fix')} available with `--unsafe-fixes`)"
             err.write(message + ".\n")
         if args.exit_zero:
             return EXIT_CLEAN
         return EXIT_FINDINGS if diffs or failures else EXIT_CLEAN
 
+    if args.output_format == "json":  # JSON shows each remaining finding's fix, with its edits
+        attach_result_fixes(results, resolver, mode)
     findings_out = err if stdin else out
+    style = Style.for_stream(findings_out)
     if args.statistics:
-        output.write_statistics(results, findings_out)
+        output.write_statistics(results, findings_out, args.output_format, fixes, style)
     else:
-        output.write(results, args.output_format, findings_out)
+        output.write(results, args.output_format, findings_out, fixes, style)
     remaining = sum(len(r.findings) for r in results)
     unreadable = sum(1 for r in results if r.error is not None)
     if not args.quiet:
         if fixed_files:
-            report.write(f"Fixed {_plural(fixed_count, 'error')} in {_plural(len(fixed_files), 'file')}:\n")
+            report.write(f"Fixed {plural(fixed_count, 'error')} in {plural(len(fixed_files), 'file')}:\n")
             for fixed in fixed_files:
                 codes = Counter(f.code for f in fixed.fixed)
                 detail = ", ".join(f"{count} × {code}" for code, count in sorted(codes.items()))
                 left = f"; {len(fixed.remaining)} remaining" if fixed.remaining else ""
                 report.write(f"  {fixed.path}: {detail}{left}\n")
         if fixed_count:
-            report.write(f"Found {_plural(fixed_count + remaining, 'error')} ({fixed_count} fixed, {remaining} remaining).\n")
+            report.write(f"Found {plural(fixed_count + remaining, 'error')} ({fixed_count} fixed, {remaining} remaining).\n")
+            if unreadable:
+                report.write(f"{plural(unreadable, 'file')} could not be parsed.\n")
+            if hidden:
+                report.write(f"{plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option.\n")
         else:
-            report.write(output.summary(results) + "\n")
-        if unreadable and fixed_count:
-            report.write(f"{_plural(unreadable, 'file')} could not be parsed.\n")
-        hidden = _hidden([(r.path, r.source, r.findings, r.is_python) for r in results], resolver, mode, unsafe)
-        if hidden:
-            report.write(f"{_plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option.\n")
+            report.write(output.summary(results, fixes, style if report is findings_out else Style.for_stream(report)) + "\n")
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if remaining or unreadable or failures else EXIT_CLEAN
-
-
-def _hidden(items, resolver, mode: str, unsafe: bool) -> int:
-    """Findings whose fix needs ``--unsafe-fixes``; ``items`` are (path, source, findings, is_python)."""
-    from vllm_lint.fix.plan import plan
-
-    if unsafe:
-        return 0
-    count = 0
-    for path, source, findings, python in items:
-        count += sum(
-            1
-            for f in findings
-            if f.fix is not None
-            and f.fix.applicability == "unsafe"
-            and (python or mode != DISABLE_REPLAY or f.code not in REPLAY_CODES)
-        )
-        rest = [f for f in findings if f.fix is None and may_have_fix(f, mode)]
-        if rest and source is not None and python:
-            version, _ = resolver.for_path(path)
-            try:
-                planned = plan(source, rest, version, mode, path)
-            except (SyntaxError, ValueError, RecursionError):
-                continue
-            count += sum(1 for item in planned if item.target.safety == "unsafe")
-    return count

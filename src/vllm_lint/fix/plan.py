@@ -20,7 +20,7 @@ import ast
 from dataclasses import dataclass
 
 from vllm_lint.facts import Span
-from vllm_lint.findings import Finding
+from vllm_lint.findings import Finding, Fix
 from vllm_lint.versions import Version
 
 KEEP_REPLAY = "keep-replay"
@@ -107,6 +107,52 @@ def may_have_fix(finding: Finding, mode: str) -> bool:
 
 def applicable(safety: str | None, unsafe: bool) -> bool:
     return safety == "safe" or (safety == "unsafe" and unsafe)
+
+
+def command_line_fix(finding: Finding, mode: str) -> Fix | None:
+    """The fix of a shell, Dockerfile or YAML finding in this mode (built with the finding)."""
+    if mode == DISABLE_REPLAY and finding.code in REPLAY_CODES:
+        return finding.disable_replay_fix  # removing --return-sampling-mask instead
+    return finding.fix
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A finding's fix as the report shows it: what it does, and how safe it is."""
+
+    message: str
+    applicability: str  # "safe" or "unsafe"
+
+
+def offers(source: str | None, findings: list[Finding], version: Version, mode: str, path: str | None, python: bool) -> dict[int, Offer]:
+    """The fix each finding has in this mode, by ``id`` of the finding; no libcst."""
+    found: dict[int, Offer] = {}
+    pending: list[Finding] = []
+    for finding in findings:
+        fix = finding.fix if python else command_line_fix(finding, mode)
+        if fix is not None and fix.edits:
+            found[id(finding)] = Offer(fix.message, fix.applicability)
+        elif python and fix is None and may_have_fix(finding, mode):
+            pending.append(finding)
+    if pending and source is not None:
+        try:
+            planned = plan(source, pending, version, mode, path)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            planned = []  # a fix we cannot plan is a fix we do not offer
+        for item in planned:
+            found[id(item.finding)] = Offer(item.target.message, item.target.safety)
+    return found
+
+
+def result_offers(results, resolver, mode: str) -> dict[int, Offer]:
+    """``offers`` for every linted file (``FileResult``), by ``id`` of the finding."""
+    found: dict[int, Offer] = {}
+    for result in results:
+        if not result.findings:
+            continue
+        version, _ = resolver.for_path(result.path)
+        found.update(offers(result.source, result.findings, version, mode, result.path, result.is_python))
+    return found
 
 
 # ------------------------------------------------------------------ Python findings

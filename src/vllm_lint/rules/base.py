@@ -23,9 +23,30 @@ class Rule:
     check: Callable[..., Iterable[Finding]]
     doc: str
     fix_safety: str | None = None  # "safe", "unsafe" or None (no automatic fix)
+    # vLLM's own error texts, verbatim: a finding carries the one it predicts, and the
+    # documentation lists them all, so a search for the runtime error finds the rule.
+    vllm_errors: tuple[str, ...] = ()
 
     def applies_to(self, version: Version) -> bool:
         return version in self.versions
+
+    @property
+    def outcome(self) -> str:
+        """What vLLM does when the rule is broken, to introduce its error text."""
+        return "vLLM rejects the request" if self.scope == "request" else "vLLM refuses to start"
+
+    @property
+    def documentation(self) -> str:
+        """The module's documentation, with vLLM's error texts at the end of "Why is this bad?"."""
+        if not self.vllm_errors:
+            return self.doc
+        block = "".join(f"{text}\n" for text in self.vllm_errors)
+        errors = f"vLLM's error{'s' if len(self.vllm_errors) > 1 else ''}, verbatim:\n\n```text\n{block}```\n"
+        why = re.search(r"^## Why is this bad\?\n.*?(?=^## |\Z)", self.doc, re.M | re.S)
+        if why is None:
+            return self.doc.rstrip() + "\n\n" + errors
+        section = why.group(0).rstrip("\n") + "\n\n" + errors + "\n"
+        return self.doc[: why.start()] + section + self.doc[why.end() :]
 
     @property
     def url(self) -> str:
@@ -40,8 +61,19 @@ class Rule:
     def code_blocks(self, title: str) -> list[str]:
         return re.findall(r"```(?:python|sh|bash|yaml)?\n(.*?)```", self.section(title), re.S)
 
-    def finding(self, message: str, span: Span, origin: Origin | None = None, *, action: str | None = None) -> Finding:
-        """A finding; ``origin`` is the written value a fix would edit."""
+    def finding(
+        self,
+        message: str,
+        span: Span,
+        origin: Origin | None = None,
+        *,
+        action: str | None = None,
+        vllm_error: str | None = None,
+    ) -> Finding:
+        """A finding; ``origin`` is the written value a fix would edit.
+
+        ``message`` says what is wrong and what to write; ``vllm_error`` is the
+        error vLLM would raise, verbatim (``full`` and JSON output show it)."""
         return Finding(
             code=self.code,
             name=self.name,
@@ -50,40 +82,8 @@ class Rule:
             origin=origin,
             fix_action=action,
             fix_safety=self.fix_safety if action else None,
+            vllm_error=vllm_error,
         )
-
-
-# vLLM's own error texts, quoted in messages so a search for the runtime error finds the rule.
-VLLM_ERRORS = {
-    "R1": "sampling distribution replay requires Model Runner V2",
-    "R2-old": "sampling distribution replay does not support speculative decoding",
-    "R2-new": (
-        "sampling distribution replay with speculative decoding requires fixed verification "
-        "boundaries; disable adaptive verification"
-    ),
-    "R3": "sampling distribution replay does not support diffusion models",
-    "R4": "sampling distribution replay does not support custom logits processors",
-    "R5": (
-        "sampling distribution replay requires logprobs_mode='processed_logprobs' so that returned "
-        "logprobs are normalized over the same nucleus as the sampling mask"
-    ),
-    "R6": (
-        "Batch-sharded sampling was explicitly enabled via the --enable-batch-sharded-sampling flag, "
-        "but is not supported in this configuration for the following reason(s): return_sampling_mask "
-        "is set and the batch-sharded gather does not forward sampling masks"
-    ),
-    "R7": "trace replay requires Model Runner V2",
-    "Q1": "sampling distribution replay requires temperature > 0",
-    "Q2": (
-        "sampling distribution replay requires top_k > 0 to bound sampling mask size, reduce transfer "
-        "overhead, and avoid potential OOMs"
-    ),
-    "Q3": (
-        "trace_decode_token_ids is set but trace replay is not enabled. Start the engine with "
-        "--enable-trace-replay to use it."
-    ),
-    "Q4": "trace_decode_token_ids is not supported with speculative decoding.",
-}
 
 
 def replay_on(facts: EngineFacts) -> bool:
@@ -114,8 +114,9 @@ def name_of(facts: EngineFacts, name: str) -> str:
     return name
 
 
-def quote(key: str, limit: int | None = None) -> str:
-    text = VLLM_ERRORS[key]
-    if limit is not None and len(text) > limit:
-        text = text[:limit].rstrip() + " ..."
-    return f'"{text}"'
+def unknown_setting_error(facts: EngineFacts, name: str) -> str:
+    """What vLLM says about a setting it does not have: a TypeError from the engine
+    arguments' constructor, or the server's argument parser."""
+    if facts.source == "command-line":
+        return f"unrecognized arguments: {name_of(facts, name)}"
+    return f"got an unexpected keyword argument '{name}'"

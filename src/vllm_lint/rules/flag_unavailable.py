@@ -5,9 +5,9 @@ Checks for replay flags the target vLLM release does not have:
 its value.
 
 ## Why is this bad?
-`EngineArgs` is a plain dataclass: vLLM raises
-`TypeError: EngineArgs.__init__() got an unexpected keyword argument ...`
-(the server: `unrecognized arguments`). Upgrade vLLM or drop the flag.
+`EngineArgs` is a plain dataclass: vLLM raises a `TypeError`; the server's
+argument parser stops with `unrecognized arguments`. Upgrade vLLM or drop the
+flag.
 
 ## Example
 ```python
@@ -32,7 +32,7 @@ No automatic fix: upgrade vLLM (pin `vllm>=0.28`) rather than drop the feature.
 All releases; which flags it reports depends on the release.
 """
 
-from vllm_lint.rules.base import Rule, name_of
+from vllm_lint.rules.base import Rule, name_of, unknown_setting_error
 from vllm_lint.versions import ALL_VERSIONS, Version
 
 FIRST_RELEASE = {
@@ -50,9 +50,9 @@ def check(facts, version):
             continue
         yield RULE.finding(
             f"{name_of(facts, name)} does not exist in vLLM {version.major}.{version.minor} (added in "
-            f"{first.major}.{first.minor}); vLLM raises TypeError: unexpected keyword argument "
-            f"'{name}'. Upgrade vLLM or remove it",
+            f"{first.major}.{first.minor}); upgrade vLLM or remove it",
             facts.location_of(name),
+            vllm_error=unknown_setting_error(facts, name),
         )
 
 
@@ -64,4 +64,7 @@ RULE = Rule(
     scope="engine",
     check=check,
     doc=__doc__,
+    vllm_errors=tuple(
+        f"EngineArgs.__init__() got an unexpected keyword argument '{name}'" for name in FIRST_RELEASE
+    ) + tuple(f"unrecognized arguments: --{name.replace('_', '-')}" for name in FIRST_RELEASE),
 )

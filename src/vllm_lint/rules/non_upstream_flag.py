@@ -5,8 +5,8 @@ was the feature's name while it was under review, the second exists only in
 forks and monkey-patches.
 
 ## Why is this bad?
-vLLM raises `TypeError: ... unexpected keyword argument
-'enable_return_sampling_mask'` (the server: `unrecognized arguments`).
+vLLM raises a `TypeError`; the server's argument parser stops with
+`unrecognized arguments`.
 
 ## Example
 ```python
@@ -30,7 +30,7 @@ unsafe for `return_sampling_mask_logprobs` (removed).
 All releases.
 """
 
-from vllm_lint.rules.base import Rule, name_of
+from vllm_lint.rules.base import Rule, name_of, unknown_setting_error
 from vllm_lint.versions import ALL_VERSIONS
 
 REPLACEMENTS = {
@@ -48,11 +48,11 @@ def check(facts, version):
         if not facts.present(name):
             continue
         finding = RULE.finding(
-            f"{name_of(facts, name)} is not a vLLM option (no release has it; vLLM raises TypeError: unexpected "
-            f"keyword argument '{name}'); {advice}",
+            f"{name_of(facts, name)} is not a vLLM option (no release has it); {advice}",
             facts.location_of(name),
             facts.written.get(name),
             action=action,
+            vllm_error=unknown_setting_error(facts, name),
         )
         finding.fix_safety = safety
         yield finding
@@ -67,4 +67,7 @@ RULE = Rule(
     check=check,
     doc=__doc__,
     fix_safety="safe",
+    vllm_errors=tuple(
+        f"EngineArgs.__init__() got an unexpected keyword argument '{name}'" for name in REPLACEMENTS
+    ) + tuple(f"unrecognized arguments: --{name.replace('_', '-')}" for name in REPLACEMENTS),
 )

@@ -4,10 +4,8 @@ Checks for `return_sampling_mask=True` together with
 
 ## Why is this bad?
 The batch-sharded gather does not forward sampling masks. vLLM refuses to
-start: `ValueError: Batch-sharded sampling was explicitly enabled via the
---enable-batch-sharded-sampling flag, but is not supported in this configuration
-for the following reason(s): return_sampling_mask is set and the batch-sharded
-gather does not forward sampling masks.`
+start with a `ValueError` (which lists any other reason batch-sharded sampling
+cannot run, too).
 
 ## Example
 ```python
@@ -43,8 +41,14 @@ sampling is spread over the tensor-parallel ranks.
 """
 
 from vllm_lint.facts import known_bool
-from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
+from vllm_lint.rules.base import Rule, name_of, replay_on, spell
 from vllm_lint.versions import since
+
+VLLM_ERROR = (
+    "Batch-sharded sampling was explicitly enabled via the --enable-batch-sharded-sampling flag, "
+    "but is not supported in this configuration for the following reason(s): return_sampling_mask "
+    "is set and the batch-sharded gather does not forward sampling masks."
+)
 
 
 def check(facts, version):
@@ -54,10 +58,11 @@ def check(facts, version):
     if known_bool(fact) is True:
         yield RULE.finding(
             f"{spell(facts, 'return_sampling_mask')} cannot be combined with "
-            f"{spell(facts, 'enable_batch_sharded_sampling')}; remove {name_of(facts, 'enable_batch_sharded_sampling')}. vLLM refuses to start: {quote('R6', 90)}",
+            f"{spell(facts, 'enable_batch_sharded_sampling')}; remove {name_of(facts, 'enable_batch_sharded_sampling')}",
             facts.location_of("enable_batch_sharded_sampling"),
             facts.written.get("enable_batch_sharded_sampling"),
             action="remove",
+            vllm_error=VLLM_ERROR,
         )
 
 
@@ -70,4 +75,5 @@ RULE = Rule(
     check=check,
     doc=__doc__,
     fix_safety="unsafe",
+    vllm_errors=(VLLM_ERROR,),
 )

@@ -7,8 +7,7 @@ model a diffusion model.
 
 ## Why is this bad?
 Diffusion models do not sample token by token from a filtered distribution.
-vLLM refuses to start:
-`ValueError: sampling distribution replay does not support diffusion models`.
+vLLM refuses to start with a `ValueError`.
 
 ## Example
 ```python
@@ -32,10 +31,11 @@ No automatic fix: the model is the user's choice.
 """
 
 from vllm_lint.facts import Known, Mapping
-from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
+from vllm_lint.rules.base import Rule, name_of, replay_on, spell
 from vllm_lint.versions import since
 
 DIFFUSION_MODEL_MARKER = "diffusiongemma"
+VLLM_ERROR = "sampling distribution replay does not support diffusion models"
 
 
 def _diffusion_reason(facts):
@@ -58,8 +58,9 @@ def check(facts, version):
         name, why = reason
         yield RULE.finding(
             f"{spell(facts, 'return_sampling_mask')} cannot be used with a diffusion model: {why}; use an "
-            f"autoregressive model or turn replay off. vLLM refuses to start: {quote('R3')}",
+            "autoregressive model or turn replay off",
             facts.location_of(name),
+            vllm_error=VLLM_ERROR,
         )
 
 
@@ -71,4 +72,5 @@ RULE = Rule(
     scope="engine",
     check=check,
     doc=__doc__,
+    vllm_errors=(VLLM_ERROR,),
 )

@@ -5,8 +5,7 @@ Checks for `return_sampling_mask=True` with a non-empty engine-level
 
 ## Why is this bad?
 Custom processors change the distribution after the mask is taken. vLLM
-refuses to start:
-`ValueError: sampling distribution replay does not support custom logits processors`.
+refuses to start with a `ValueError`.
 Up to 0.30 custom processors also demote the engine to Model Runner V1, so
 vLLM reports VLM101's error first; both findings are shown.
 
@@ -38,8 +37,10 @@ changes what is generated.
 """
 
 from vllm_lint.facts import Known, truthiness
-from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
+from vllm_lint.rules.base import Rule, name_of, replay_on, spell
 from vllm_lint.versions import since
+
+VLLM_ERROR = "sampling distribution replay does not support custom logits processors"
 
 
 def check(facts, version):
@@ -50,10 +51,11 @@ def check(facts, version):
         yield RULE.finding(
             f"{spell(facts, 'return_sampling_mask')} cannot be combined with engine-level "
             f"{name_of(facts, 'logits_processors')}; "
-            f"remove them or turn replay off. vLLM refuses to start: {quote('R4')}",
+            "remove them or turn replay off",
             facts.location_of("logits_processors"),
             facts.written.get("logits_processors"),
             action="remove",
+            vllm_error=VLLM_ERROR,
         )
 
 
@@ -66,4 +68,5 @@ RULE = Rule(
     check=check,
     doc=__doc__,
     fix_safety="unsafe",
+    vllm_errors=(VLLM_ERROR,),
 )

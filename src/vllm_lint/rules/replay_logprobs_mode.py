@@ -5,9 +5,7 @@ default is `"raw_logprobs"`.
 
 ## Why is this bad?
 Returned logprobs must be normalised over the same nucleus as the mask. vLLM
-refuses to start:
-`ValueError: sampling distribution replay requires logprobs_mode='processed_logprobs'
-so that returned logprobs are normalized over the same nucleus as the sampling mask`.
+refuses to start with a `ValueError`.
 
 ## Example
 ```python
@@ -32,11 +30,15 @@ fix replaces a wrong value where it is written, or adds the keyword.
 """
 
 from vllm_lint.facts import ABSENT, Known
-from vllm_lint.rules.base import Rule, quote, replay_on, spell
+from vllm_lint.rules.base import Rule, replay_on, spell
 from vllm_lint.versions import since
 
 REQUIRED = "processed_logprobs"
 DEFAULT = "raw_logprobs"
+VLLM_ERROR = (
+    "sampling distribution replay requires logprobs_mode='processed_logprobs' so that returned logprobs "
+    "are normalized over the same nucleus as the sampling mask"
+)
 
 
 def check(facts, version):
@@ -50,11 +52,11 @@ def check(facts, version):
     else:
         return
     yield RULE.finding(
-        f"{spell(facts, 'return_sampling_mask')} needs {spell(facts, 'logprobs_mode', REQUIRED)} {problem}; "
-        f"vLLM refuses to start: {quote('R5', 72)}",
+        f"{spell(facts, 'return_sampling_mask')} needs {spell(facts, 'logprobs_mode', REQUIRED)} {problem}",
         facts.location_of("logprobs_mode"),
         facts.written.get("logprobs_mode"),
         action="set-processed-logprobs",
+        vllm_error=VLLM_ERROR,
     )
 
 
@@ -67,4 +69,5 @@ RULE = Rule(
     check=check,
     doc=__doc__,
     fix_safety="safe",
+    vllm_errors=(VLLM_ERROR,),
 )

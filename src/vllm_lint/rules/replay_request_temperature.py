@@ -4,7 +4,7 @@ engine with `return_sampling_mask=True`.
 
 ## Why is this bad?
 A greedy request has no sampling distribution to replay. vLLM rejects the
-request: `ValueError: sampling distribution replay requires temperature > 0`.
+request with a `ValueError`.
 Small positive temperatures are fine: `SamplingParams` raises any temperature
 in `(0, 0.01)` to `0.01`, so only `0` is greedy. A negative temperature is
 rejected by `SamplingParams` itself and is not reported here.
@@ -33,8 +33,10 @@ No automatic fix: a sampling temperature is a modelling choice.
 """
 
 from vllm_lint.facts import known_number
-from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.rules.base import Rule, replay_on
 from vllm_lint.versions import since
+
+VLLM_ERROR = "sampling distribution replay requires temperature > 0"
 
 def is_greedy(request):
     """temperature=0: vLLM samples greedily (it raises (0, 0.01) to 0.01 and rejects < 0)."""
@@ -45,9 +47,9 @@ def check(request, version):
     if not replay_on(request.engine) or not is_greedy(request):
         return
     yield RULE.finding(
-        "greedy request (temperature=0) to an engine with return_sampling_mask=True; "
-        f"use temperature > 0. vLLM rejects the request: {quote('Q1')}",
+        "greedy request (temperature=0) to an engine with return_sampling_mask=True; use temperature > 0",
         request.location_of("temperature"),
+        vllm_error=VLLM_ERROR,
     )
 
 
@@ -59,4 +61,5 @@ RULE = Rule(
     scope="request",
     check=check,
     doc=__doc__,
+    vllm_errors=(VLLM_ERROR,),
 )

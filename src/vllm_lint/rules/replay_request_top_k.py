@@ -4,9 +4,8 @@ engine with `return_sampling_mask=True`. A missing `top_k` counts: the
 default is `0` (disabled). A greedy request reports VLM201 only.
 
 ## Why is this bad?
-The mask would cover the whole vocabulary. vLLM rejects the request:
-`ValueError: sampling distribution replay requires top_k > 0 to bound sampling
-mask size, reduce transfer overhead, and avoid potential OOMs`.
+The mask would cover the whole vocabulary. vLLM rejects the request with a
+`ValueError`.
 
 Requests that pass no `SamplingParams` take the model's generation config,
 which may set `top_k`; they are not reported.
@@ -37,9 +36,14 @@ No automatic fix: the bound is a modelling choice.
 """
 
 from vllm_lint.facts import ABSENT, Known
-from vllm_lint.rules.base import Rule, quote, replay_on
+from vllm_lint.rules.base import Rule, replay_on
 from vllm_lint.rules.replay_request_temperature import is_greedy
 from vllm_lint.versions import since
+
+VLLM_ERROR = (
+    "sampling distribution replay requires top_k > 0 to bound sampling mask size, reduce transfer "
+    "overhead, and avoid potential OOMs"
+)
 
 
 def check(request, version):
@@ -53,9 +57,9 @@ def check(request, version):
     else:
         return
     yield RULE.finding(
-        f"request {problem} to an engine with return_sampling_mask=True; set top_k > 0. "
-        f"vLLM rejects the request: {quote('Q2', 60)}",
+        f"request {problem} to an engine with return_sampling_mask=True; set top_k > 0",
         request.location_of("top_k"),
+        vllm_error=VLLM_ERROR,
     )
 
 
@@ -67,4 +71,5 @@ RULE = Rule(
     scope="request",
     check=check,
     doc=__doc__,
+    vllm_errors=(VLLM_ERROR,),
 )

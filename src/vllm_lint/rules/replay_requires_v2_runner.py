@@ -8,10 +8,9 @@ vocabularies; 0.28-0.30 also custom logits processors and more speculative
 methods).
 
 ## Why is this bad?
-Only Model Runner V2 can return sampling masks. vLLM refuses to start:
-`ValueError: sampling distribution replay requires Model Runner V2`.
-vLLM checks this before every other replay precondition, so it is the error
-you see first.
+Only Model Runner V2 can return sampling masks. vLLM refuses to start with a
+`ValueError`. vLLM checks this before every other replay precondition, so it
+is the error you see first.
 
 ## Example
 ```python
@@ -43,8 +42,10 @@ feature; the message names it.
 0.28-0.33. vLLM 0.34 removed Model Runner V1 and the variable.
 """
 
-from vllm_lint.rules.base import Rule, name_of, quote, replay_on
+from vllm_lint.rules.base import Rule, name_of, replay_on
 from vllm_lint.runner import ENV_VAR, choose_runner
+
+VLLM_ERROR = "sampling distribution replay requires Model Runner V2"
 
 
 def runner_advice(choice):
@@ -61,9 +62,9 @@ def check(facts, version):
     choice = choose_runner(facts, version)
     if choice.v1:
         yield RULE.finding(
-            f"{name_of(facts, 'return_sampling_mask')} needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}. "
-            f"vLLM refuses to start: {quote('R1')}",
+            f"{name_of(facts, 'return_sampling_mask')} needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}",
             facts.anchor,
+            vllm_error=VLLM_ERROR,
         )
 
 
@@ -75,4 +76,5 @@ RULE = Rule(
     scope="engine",
     check=check,
     doc=__doc__,
+    vllm_errors=(VLLM_ERROR,),
 )

@@ -5,11 +5,8 @@ that the target release rejects: any speculative configuration
 only a speculative configuration with `enable_adaptive_verification` on.
 
 ## Why is this bad?
-Sampling masks need fixed verification boundaries. vLLM refuses to start:
-`ValueError: sampling distribution replay does not support speculative decoding`
-(0.28-0.31) or `ValueError: sampling distribution replay with speculative
-decoding requires fixed verification boundaries; disable adaptive verification`
-(0.32+).
+Sampling masks need fixed verification boundaries. vLLM refuses to start with
+a `ValueError`: the first text below up to 0.31, the second from 0.32.
 
 ## Example
 ```python
@@ -44,11 +41,16 @@ speculative configuration (older releases), which changes throughput.
 """
 
 from vllm_lint.facts import Known, Mapping, known_bool
-from vllm_lint.rules.base import Rule, name_of, quote, replay_on, spell
+from vllm_lint.rules.base import Rule, name_of, replay_on, spell
 from vllm_lint.versions import since
 
 ADAPTIVE_ONLY = since("0.32")
 SPEC_FIELDS = ("speculative_config", "spec_method", "spec_model")
+VLLM_ERROR_ANY = "sampling distribution replay does not support speculative decoding"
+VLLM_ERROR_ADAPTIVE = (
+    "sampling distribution replay with speculative decoding requires fixed verification boundaries; "
+    "disable adaptive verification"
+)
 
 
 def _enabled_by(facts):
@@ -76,21 +78,22 @@ def check(facts, version):
         if known_bool(adaptive) is True:
             yield RULE.finding(
                 f"{spell(facts, 'return_sampling_mask')} cannot be combined with adaptive verification; remove "
-                f"enable_adaptive_verification from {name_of(facts, 'speculative_config')}. vLLM refuses to start: "
-                f"{quote('R2-new')}",
+                f"enable_adaptive_verification from {name_of(facts, 'speculative_config')}",
                 facts.location_of("speculative_config"),
                 adaptive.origin if isinstance(adaptive, Known) else None,
                 action="remove-adaptive-verification",
+                vllm_error=VLLM_ERROR_ADAPTIVE,
             )
         return
     name = _enabled_by(facts)
     if name is not None:
         yield RULE.finding(
             f"{spell(facts, 'return_sampling_mask')} cannot be combined with speculative decoding "
-            f"({name_of(facts, name)}) before vLLM 0.32; remove {name_of(facts, name)} or upgrade vLLM. vLLM refuses to start: {quote('R2-old')}",
+            f"({name_of(facts, name)}) before vLLM 0.32; remove {name_of(facts, name)} or upgrade vLLM",
             facts.location_of(name),
             facts.written.get(name),
             action="remove-speculative-config",
+            vllm_error=VLLM_ERROR_ANY,
         )
 
 
@@ -103,4 +106,5 @@ RULE = Rule(
     check=check,
     doc=__doc__,
     fix_safety="unsafe",
+    vllm_errors=(VLLM_ERROR_ANY, VLLM_ERROR_ADAPTIVE),
 )

@@ -5,7 +5,7 @@ demotes the release's default runner, as in VLM101).
 
 ## Why is this bad?
 Trace replay injects decode tokens in the V2 runner only. vLLM refuses to
-start: `ValueError: trace replay requires Model Runner V2`.
+start with a `ValueError`.
 
 ## Example
 ```python
@@ -33,10 +33,12 @@ No automatic fix (see VLM101).
 0.29-0.33 (trace replay appeared in 0.29; 0.34 has no V1 runner).
 """
 
-from vllm_lint.rules.base import Rule, name_of, quote, trace_replay_on
+from vllm_lint.rules.base import Rule, name_of, trace_replay_on
 from vllm_lint.rules.replay_requires_v2_runner import runner_advice
 from vllm_lint.runner import choose_runner
 from vllm_lint.versions import since
+
+VLLM_ERROR = "trace replay requires Model Runner V2"
 
 
 def check(facts, version):
@@ -45,9 +47,9 @@ def check(facts, version):
     choice = choose_runner(facts, version)
     if choice.v1:
         yield RULE.finding(
-            f"{name_of(facts, 'enable_trace_replay')} needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}. "
-            f"vLLM refuses to start: {quote('R7')}",
+            f"{name_of(facts, 'enable_trace_replay')} needs Model Runner V2, but {choice.reason}; {runner_advice(choice)}",
             facts.anchor,
+            vllm_error=VLLM_ERROR,
         )
 
 
@@ -59,4 +61,5 @@ RULE = Rule(
     scope="engine",
     check=check,
     doc=__doc__,
+    vllm_errors=(VLLM_ERROR,),
 )

@@ -3,8 +3,7 @@ Checks for a `SamplingParams(trace_decode_token_ids=...)` that reaches an
 engine with speculative decoding.
 
 ## Why is this bad?
-vLLM 0.29-0.33 reject the request:
-`ValueError: trace_decode_token_ids is not supported with speculative decoding.`
+vLLM 0.29-0.33 reject the request with a `ValueError`.
 
 ## Example
 ```python
@@ -31,10 +30,12 @@ No automatic fix.
 0.29-0.33. vLLM 0.34 accepts trace replay with speculative decoding.
 """
 
-from vllm_lint.rules.base import Rule, quote
+from vllm_lint.rules.base import Rule
 from vllm_lint.rules.replay_speculative_decoding import _enabled_by
 from vllm_lint.rules.trace_request_without_trace_replay import has_trace
 from vllm_lint.versions import since
+
+VLLM_ERROR = "trace_decode_token_ids is not supported with speculative decoding."
 
 
 def check(request, version):
@@ -44,8 +45,9 @@ def check(request, version):
     if name is not None:
         yield RULE.finding(
             f"trace_decode_token_ids sent to an engine with speculative decoding ({name}); replay "
-            f"traces on an engine without it, or upgrade to vLLM 0.34. vLLM rejects the request: {quote('Q4')}",
+            "traces on an engine without it, or upgrade to vLLM 0.34",
             request.location_of("trace_decode_token_ids"),
+            vllm_error=VLLM_ERROR,
         )
 
 
@@ -57,4 +59,5 @@ RULE = Rule(
     scope="request",
     check=check,
     doc=__doc__,
+    vllm_errors=(VLLM_ERROR,),
 )

@@ -3,8 +3,7 @@ Checks for a `SamplingParams(trace_decode_token_ids=...)` that reaches an
 engine built without `enable_trace_replay=True`.
 
 ## Why is this bad?
-vLLM rejects the request: `trace_decode_token_ids is set but trace replay is
-not enabled. Start the engine with --enable-trace-replay to use it.`
+vLLM rejects the request with a `VLLMValidationError`.
 
 ## Example
 ```python
@@ -30,8 +29,13 @@ No automatic fix.
 """
 
 from vllm_lint.facts import Known, known_bool, truthiness
-from vllm_lint.rules.base import Rule, quote
+from vllm_lint.rules.base import Rule
 from vllm_lint.versions import since
+
+VLLM_ERROR = (
+    "trace_decode_token_ids is set but trace replay is not enabled. Start the engine with "
+    "--enable-trace-replay to use it."
+)
 
 
 def has_trace(request):
@@ -45,8 +49,9 @@ def check(request, version):
     if known_bool(request.engine.get("enable_trace_replay")) is False:
         yield RULE.finding(
             "trace_decode_token_ids sent to an engine without enable_trace_replay=True; "
-            f"build the engine with enable_trace_replay=True. vLLM rejects the request: {quote('Q3')}",
+            "build the engine with enable_trace_replay=True",
             request.location_of("trace_decode_token_ids"),
+            vllm_error=VLLM_ERROR,
         )
 
 
@@ -58,4 +63,5 @@ RULE = Rule(
     scope="request",
     check=check,
     doc=__doc__,
+    vllm_errors=(VLLM_ERROR,),
 )
