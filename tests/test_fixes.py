@@ -174,6 +174,19 @@ def test_disable_replay_without_unsafe_fixes_says_why(tmp_path, name, text):
     assert "disable-replay" not in err
 
 
+def test_quiet_prints_diagnostics_and_diffs_only(tmp_path):
+    """``-q``: findings, and the diff with --diff; no summary, no "Would fix", no "Fixed"."""
+    path = tmp_path / "engine.py"
+    path.write_text(MIXED_PY)
+    code, out, err = run(["check", "-q", "--diff", str(path)])
+    assert code == 1 and out.startswith("---") and err == ""
+    code, out, err = run(["check", "-q", "--output-format", "concise", str(path)])
+    assert code == 1 and err == "" and all(line.startswith(f"{path}:") for line in out.splitlines())
+    code, out, err = run(["check", "-q", "--fix", "--output-format", "concise", str(path)])
+    assert code == 1 and err == ""
+    assert [line.split(": ")[1].split()[0] for line in out.splitlines()] == ["VLM104", "VLM201"]
+
+
 def test_fix_reports_files_and_counts(tmp_path):
     first, _, _, _ = fix_copy(FIXES / "safe" / "rename_then_add.py", tmp_path, [])
     second, _, _, _ = fix_copy(FIXES / "unsafe" / "batch_sharded_sampling.py", tmp_path, [])
