@@ -243,7 +243,7 @@ def test_rule_command():
     assert "## Why is this bad?" in text
     out = io.StringIO()
     run_rule(build_parser().parse_args(["rule", "--all"]), out)
-    assert len(out.getvalue().splitlines()) == 13
+    assert len(out.getvalue().splitlines()) == 14
 
 
 def test_main_usage_error():

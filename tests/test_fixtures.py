@@ -6,16 +6,19 @@ import pytest
 
 from fixtures import TESTDATA, expectations, fixture_files, target_version
 from vllm_lint.lint import lint_file
+from vllm_lint.rules import unused_noqa
 from vllm_lint.versions import NEWEST_VERSION, Version
 
 FIXTURES = fixture_files("python", "commandline")
 
 
 def lint_fixture(path):
+    """Every rule selected, the unused-noqa rule too."""
     text = path.read_text(encoding="utf-8", errors="replace")
     pinned = target_version(text)
     version = Version.parse(pinned) if pinned else NEWEST_VERSION
     result = lint_file(str(path), lambda _path: (version, "fixture"))
+    result.findings += unused_noqa.check(result, lambda code: True)
     return text, result
 
 

@@ -42,9 +42,10 @@ def test_message_ids_are_stable_and_named_after_rules():
     assert message_id("VLM105") == "E7105"
     assert message_id("VLM201") == "E7121"
     assert message_id("VLM302") == "E7142"
+    engine_rules = [rule for rule in ALL_RULES if rule.scope != "file"]  # not unused-noqa: pylint has its own
     symbols = {definition[1] for definition in VllmLintChecker.msgs.values()}
-    assert symbols == {rule.name for rule in ALL_RULES}
-    assert len(VllmLintChecker.msgs) == len(ALL_RULES)
+    assert symbols == {rule.name for rule in engine_rules}
+    assert len(VllmLintChecker.msgs) == len(engine_rules)
 
 
 @pytest.mark.parametrize("version", ["0.27", "0.28", "0.30", "0.33", "0.34"])
@@ -55,8 +56,10 @@ def test_same_findings_as_the_fixtures(version):
         pytest.skip("no fixture for this version")
     _, found = pylint(f"--vllm-target-version={version}", *map(str, files))
     rules = {rule.code: rule.name for rule in ALL_RULES}
+    pylint_codes = {rule.code for rule in ALL_RULES if rule.scope != "file"}  # unused-noqa is not pylint's
     for path in files:
         expected, _ = expectations(path.read_text())
+        expected = {(line, code) for line, code in expected if code in pylint_codes}
         got = found.get(str(path), set())
         assert {(line, code) for line, code, _ in got} == expected, path
         assert all(rules[code] == symbol for _, code, symbol in got)

@@ -5,17 +5,20 @@ from __future__ import annotations
 import pytest
 
 from fixtures import target_version
-from vllm_lint.lint import analyze_python_source
-from vllm_lint.rules import ALL_RULES, RULES_BY_CODE, lookup
+from vllm_lint.lint import lint_python_bytes
+from vllm_lint.rules import ALL_RULES, RULES_BY_CODE, lookup, unused_noqa
 from vllm_lint.versions import NEWEST_VERSION, Version
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Versions")
 
 
 def _codes(source: str) -> set[str]:
+    """The codes reported on a source as ``check`` reports them, every rule selected (VLM901 too)."""
     pinned = target_version(source)
     version = Version.parse(pinned) if pinned else NEWEST_VERSION
-    return {finding.code for finding in analyze_python_source(source, "example.py", version)}
+    result = lint_python_bytes("example.py", source.encode(), lambda path: (version, ""))
+    assert result.error is None, result.error
+    return {f.code for f in result.findings} | {f.code for f in unused_noqa.check(result, lambda code: True)}
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)

@@ -49,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--target-version", metavar="X.Y[.Z]", help="vLLM release to check against (e.g. 0.33)")
     check.add_argument("--select", action="append", metavar="CODES", help="codes or prefixes to report (comma-separated)")
     check.add_argument("--ignore", action="append", metavar="CODES", help="codes or prefixes to skip (comma-separated)")
-    check.add_argument("--extend-select", action="append", metavar="CODES", help=argparse.SUPPRESS)
+    check.add_argument(
+        "--extend-select", action="append", metavar="CODES", help="codes or prefixes to report in addition (e.g. VLM901)"
+    )
     check.add_argument(
         "--exclude",
         action="append",
@@ -73,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="keep-replay (default) removes what is incompatible with replay; "
         "disable-replay removes return_sampling_mask instead (unsafe)",
     )
+    check.add_argument("--add-noqa", action="store_true", help="add noqa comments that silence every finding reported")
     check.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="lint with N processes (default 1)")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
 
@@ -243,13 +246,19 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
 
 
 def _select(results, settings) -> None:
+    """Keep the findings of the selected rules; add unused-noqa findings when that rule is selected."""
+    from vllm_lint.rules import unused_noqa
+
     for result in results:
         ignored = settings.ignored_for(result.path)
-        result.findings = [
-            f
-            for f in result.findings
-            if settings.enabled(f.code) and not any(f.code.startswith(prefix) for prefix in ignored)
-        ]
+
+        def selected(code: str) -> bool:
+            return settings.enabled(code) and not any(code.startswith(prefix) for prefix in ignored)
+
+        result.findings = [f for f in result.findings if selected(f.code)]
+        if result.noqa is not None and selected(unused_noqa.CODE):
+            result.findings.extend(unused_noqa.check(result, selected))
+            result.findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
 
 
 def stdin_kind(stdin_name: str | None, data: bytes) -> str:
@@ -305,12 +314,19 @@ def run_check(args, out=None, err=None) -> int:
         return EXIT_ERROR
     if args.show_settings:
         return _show_settings(args, settings, excludes, resolver, out)
+    if args.add_noqa and (args.fix or args.diff or "-" in args.paths):
+        err.write("vllm-lint: error: --add-noqa edits files: it cannot be combined with --fix, --diff or - (standard input)\n")
+        return EXIT_ERROR
     missing: list = []
     files = discover(args.paths, excludes, args.force_exclude, missing)
     results = [FileResult(e.path, error=e) for e in missing]
     results += _lint_all(files, resolver, max(1, args.jobs), args.stdin_filename)
     _select(results, settings)
 
+    if args.add_noqa:
+        from vllm_lint.add_noqa import add_noqa
+
+        return EXIT_FINDINGS if add_noqa(results, resolver.for_path, err) else EXIT_CLEAN
     if args.fix or args.diff:
         from vllm_lint.fix.apply import fix_results
 

@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vllm_lint.rules import OPT_IN_CODES
 from vllm_lint.versions import NEWEST_VERSION, Version, VersionError
 
 CONFIG_SECTION = "vllm-lint"
@@ -72,7 +73,10 @@ class Settings:
     config_path: Path | None = None
 
     def enabled(self, code: str) -> bool:
-        return _matches(code, self.select) and not _matches(code, self.ignore)
+        selectors = self.select
+        if code in OPT_IN_CODES:  # only a selector that names it: its code, or a prefix longer than "VLM"
+            selectors = [prefix for prefix in selectors if prefix not in ("VLM", "ALL")]
+        return _matches(code, selectors) and not _matches(code, self.ignore)
 
     def ignored_for(self, path: str) -> list[str]:
         import fnmatch

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 
 from vllm_lint.findings import FileError, Finding
+from vllm_lint.noqa import NoqaReport, directives_only, may_have_directives
 from vllm_lint.sources import FileResult, decode_python, read_file
 from vllm_lint.versions import Version
 
@@ -45,7 +46,7 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True) ->
 
     result = FileResult(path, kind="python")
     if not needs_analysis(data, path):
-        return result
+        return directives_only(result, data) if noqa else result
     if b"\0" in data:
         result.error = FileError(path, "binary file (contains NUL bytes)")
         return result
@@ -70,18 +71,21 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True) ->
         return result
     for finding in findings:
         finding.path = path
-    if noqa and findings:
-        findings = apply_python_noqa(findings, source)
+    if noqa and (findings or may_have_directives(source)):
+        findings, result.noqa = python_noqa(findings, source)
     result.findings = findings
     return result
 
 
-def apply_python_noqa(findings: list[Finding], source: str) -> list[Finding]:
-    from vllm_lint.noqa import python_noqa_for, suppressed
+def python_noqa(findings: list[Finding], source: str) -> tuple[list[Finding], NoqaReport]:
+    """The findings no directive silences, and a report of the directives."""
+    from vllm_lint.noqa import python_suppressions
 
-    lines = source.splitlines()
-    lookup = python_noqa_for(source, lines)
-    return [f for f in findings if not suppressed(f.code, lookup(f.span.line))]
+    return python_suppressions(source).split(findings)
+
+
+def apply_python_noqa(findings: list[Finding], source: str) -> list[Finding]:
+    return python_noqa(findings, source)[0]
 
 
 def lint_file(path: str, version_for, kind: str | None = None) -> FileResult:

@@ -9,8 +9,12 @@ import os
 import stat
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from vllm_lint.findings import FileError, Finding
+
+if TYPE_CHECKING:
+    from vllm_lint.noqa import NoqaReport
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # larger files are reported, not read
 
@@ -23,6 +27,7 @@ class FileResult:
     source: str | None = None  # decoded text, kept for output with context and for fixing
     newline: str = "\n"
     kind: str | None = None  # the front end that read it: "python", "shell", "dockerfile", "yaml"
+    noqa: NoqaReport | None = None  # its noqa directives, and what they silenced
 
     @property
     def is_python(self) -> bool:

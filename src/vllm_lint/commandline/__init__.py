@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Span
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.launch.words import Source, Word
+from vllm_lint.noqa import NoqaReport, directives_only
 
 # Every command-line finding needs one of these settings written somewhere: the
 # replay flags themselves, or a --config file that may hold them.
@@ -208,13 +209,14 @@ class Context:
 
     # -------------------------------------------------------------- findings
 
-    def findings(self) -> list[Finding]:
+    def findings(self) -> tuple[list[Finding], NoqaReport]:
+        """The findings no directive silences, and a report of the directives."""
         from vllm_lint.checker import check_facts
         from vllm_lint.commandline.fixes import build_disable_replay_fix, build_fix
-        from vllm_lint.noqa import line_noqa_for, suppressed
+        from vllm_lint.noqa import line_suppressions
 
-        lines = self.source.text.splitlines()
-        lookup = line_noqa_for(lines)
+        suppressions = line_suppressions(self.source.text.splitlines())
+        report = NoqaReport(list(suppressions.directives))
         result: list[Finding] = []
         seen: set[tuple] = set()
         for record in self.records:
@@ -223,12 +225,13 @@ class Context:
                 if key in seen:
                     continue
                 seen.add(key)
-                noqa = lookup(finding.span.line)
-                if noqa is None and record.noqa_line is not None and finding.span.line <= record.noqa_line:
-                    noqa = lookup(record.noqa_line)
-                if suppressed(finding.code, noqa):
-                    continue
                 finding.path = self.path
+                # The last line of a command split over lines covers all of it.
+                last = record.noqa_line if record.noqa_line is not None and finding.span.line <= record.noqa_line else None
+                matched = suppressions.matching(finding.code, finding.span.line, last)
+                if matched:
+                    report.suppressed.append((finding, matched))
+                    continue
                 origin = finding.origin
                 if origin is not None and origin.path is not None and origin.path != "<implicit>":
                     finding.message += f" (set in {origin.path}, line {origin.span.line})"
@@ -240,7 +243,7 @@ class Context:
                     finding.fix = finding.disable_replay_fix = None  # a fix we cannot compute is not offered
                 result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
-        return result
+        return result, report
 
 
 def _copy_word(word: Word) -> Word:
@@ -258,7 +261,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     # Files that cannot hold a finding are skipped before anything else, binary ones too
     # (an executable with a shell shebang and an appended zip is not the user's script).
     if not may_have_findings(data, kind):
-        return result
+        return directives_only(result, data)
     if len(data) > MAX_ANALYSED_BYTES:
         result.error = FileError(path, f"file too large to analyse ({len(data)} bytes; limit {MAX_ANALYSED_BYTES})")
         return result
@@ -286,7 +289,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:  # pragma: no cover - a bug, not the file
         result.error = FileError(path, f"internal error while reading this file: {type(error).__name__}: {error}")
         return result
-    result.findings = ctx.findings()
+    result.findings, result.noqa = ctx.findings()
     return result
 
 

@@ -14,12 +14,13 @@ import os
 import stat
 import tokenize
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from vllm_lint.findings import Finding
 from vllm_lint.fix.plan import DISABLE_REPLAY, REPLAY_CODES, command_line_fix, may_have_fix, result_offers
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1
+UNUSED_NOQA = "VLM901"  # rules.unused_noqa.CODE, without loading the rules here
 
 
 class FileChanged(Exception):
@@ -129,13 +130,19 @@ class FileFix:
         return self.new_text != self.old_text
 
 
-def keeper(settings, path: str):
+def selector(settings, path: str):
+    """``selected(code)``: the code is reported for ``path`` (selected, and not ignored there)."""
     ignored = settings.ignored_for(path)
 
-    def keep(finding: Finding) -> bool:
-        return settings.enabled(finding.code) and not any(finding.code.startswith(prefix) for prefix in ignored)
+    def selected(code: str) -> bool:
+        return settings.enabled(code) and not any(code.startswith(prefix) for prefix in ignored)
 
-    return keep
+    return selected
+
+
+def keeper(settings, path: str):
+    selected = selector(settings, path)
+    return lambda finding: selected(finding.code)
 
 
 def _read(result, stdin: bool) -> bytes | None:
@@ -191,6 +198,42 @@ def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdi
     )
 
 
+def unfixed(result, stdin: bool = False) -> FileFix:
+    """A file no rule fix changes, read as a fix would read it (another step may change it)."""
+    data = _read(result, stdin)
+    if data is None:
+        text, encoded = result.source or "", Encoded("utf-8", _newline_of(result.source or ""))
+    else:
+        text, encoded = decode_python(data) if result.is_python else decode_text(data)
+        if result.source is not None and text != result.source:
+            raise FileChanged(result.path)
+    return FileFix(result.path, text, text, [], list(result.findings), encoded, data)
+
+
+def remove_unused_noqa(fixed: FileFix, result, version_for, settings) -> None:
+    """Apply VLM901's fix to the (fixed) text: remove the noqa codes that silence nothing there."""
+    from vllm_lint.fix.text import apply_edits
+    from vllm_lint.lint import lint_bytes
+    from vllm_lint.rules import unused_noqa
+
+    kind = result.kind or ("python" if result.is_python else None)
+    relinted = lint_bytes(result.path, fixed.new_text.encode(fixed.encoded.encoding), version_for, kind)
+    unused = list(unused_noqa.check(relinted, selector(settings, result.path)))
+    if not unused:
+        return
+    new = apply_edits(fixed.new_text, [edit for finding in unused for edit in finding.fix.edits], fixed.encoded.newline)
+    if new is None:
+        fixed.remaining.extend(unused)
+        return
+    fixed.new_text = new
+    fixed.fixed.extend(unused)
+    # A comment at the end of a Dockerfile's exec form made it a shell command: without the
+    # comment the instruction may start a server, and its findings are findings now.
+    after = lint_bytes(result.path, new.encode(fixed.encoded.encoding), version_for, kind)
+    keep = keeper(settings, result.path)
+    fixed.remaining = [f for f in after.findings if keep(f)]
+
+
 # ------------------------------------------------------------------ fixes in output
 
 
@@ -240,17 +283,25 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
             original_stdin = result.source
         if result.error is not None or not result.findings:
             continue
-        if not any(may_have_fix(f, mode) for f in result.findings):
-            continue
+        # Unused noqa directives are removed last, from the text the rules' fixes leave.
+        unused_noqa = any(f.code == UNUSED_NOQA for f in result.findings)
+        rules_only = replace(result, findings=[f for f in result.findings if f.code != UNUSED_NOQA])
         is_python = result.is_python
-        if not is_python and not any(f.fix is not None for f in result.findings):
+        rule_fix = any(may_have_fix(f, mode) for f in rules_only.findings) and (
+            is_python or any(f.fix is not None for f in rules_only.findings)
+        )
+        if not rule_fix and not unused_noqa:
             continue
         try:
-            if is_python:
+            if not rule_fix:
+                fixed = unfixed(rules_only, from_stdin)
+            elif is_python:
                 version, _ = resolver.for_path(result.path)
-                fixed = fix_python_result(result, version, settings, unsafe, mode, from_stdin)
+                fixed = fix_python_result(rules_only, version, settings, unsafe, mode, from_stdin)
             else:
-                fixed = fix_text_result(result, resolver.for_path, settings, unsafe, mode, from_stdin)
+                fixed = fix_text_result(rules_only, resolver.for_path, settings, unsafe, mode, from_stdin)
+            if unused_noqa and fixed.error is None:
+                remove_unused_noqa(fixed, result, resolver.for_path, settings)
         except FileChanged:
             failures.append((result.path, "changed on disk since it was read; not overwritten"))
             continue

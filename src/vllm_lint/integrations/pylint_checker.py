@@ -20,6 +20,10 @@ from pylint.checkers import BaseChecker
 
 from vllm_lint.rules import ALL_RULES
 
+# Rules about a linted file rather than an engine (unused noqa comments): pylint has
+# its own for its disable comments (useless-suppression).
+PYLINT_RULES = tuple(rule for rule in ALL_RULES if rule.scope != "file")
+
 
 def message_id(code: str) -> str:
     """VLM105 -> E7105, VLM201 -> E7121, VLM302 -> E7142: a fixed id per rule."""
@@ -35,7 +39,7 @@ class VllmLintChecker(BaseChecker):
             rule.name,
             rule.summary + f" (vLLM {rule.versions}; see `vllm-lint rule {rule.code}`).",
         )
-        for rule in ALL_RULES
+        for rule in PYLINT_RULES
     }
     options = (
         (

@@ -16,6 +16,7 @@ from vllm_lint.rules import (
     trace_replay_requires_v2_runner,
     trace_request_speculative_decoding,
     trace_request_without_trace_replay,
+    unused_noqa,
 )
 from vllm_lint.rules.base import Rule
 
@@ -37,6 +38,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
                 trace_request_speculative_decoding,
                 flag_unavailable,
                 non_upstream_flag,
+                unused_noqa,
             )
         ),
         key=lambda rule: rule.code,
@@ -44,6 +46,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
 )
 RULES_BY_CODE = {rule.code: rule for rule in ALL_RULES}
 RULES_BY_NAME = {rule.name: rule for rule in ALL_RULES}
+# Rules a selector enables only by their own code or a prefix longer than "VLM".
+OPT_IN_CODES = frozenset(rule.code for rule in ALL_RULES if rule.opt_in)
 
 
 def lookup(code_or_name: str) -> Rule | None:

@@ -19,13 +19,15 @@ class Rule:
     name: str
     summary: str
     versions: VersionRange
-    scope: str  # "engine" or "request"
+    scope: str  # "engine" or "request" (rules on facts); "file" (rules on a linted file)
     check: Callable[..., Iterable[Finding]]
     doc: str
     fix_safety: str | None = None  # "safe", "unsafe" or None (no automatic fix)
     # vLLM's own error texts, verbatim: a finding carries the one it predicts, and the
     # documentation lists them all, so a search for the runtime error finds the rule.
     vllm_errors: tuple[str, ...] = ()
+    # Off unless selected by its own code or a prefix longer than "VLM" (--extend-select VLM901).
+    opt_in: bool = False
 
     def applies_to(self, version: Version) -> bool:
         return version in self.versions
