@@ -241,9 +241,21 @@ def test_rule_command():
     text = out.getvalue()
     assert text.startswith("# VLM105 replay-logprobs-mode")
     assert "## Why is this bad?" in text
+    # Without a code: a table, one line per rule.
+    from vllm_lint.rules import ALL_RULES
+
+    out = io.StringIO()
+    run_rule(build_parser().parse_args(["rule"]), out)
+    assert [line.split()[0] for line in out.getvalue().splitlines()] == [rule.code for rule in ALL_RULES]
+    # --all: every rule's documentation, as `rule CODE` prints it.
     out = io.StringIO()
     run_rule(build_parser().parse_args(["rule", "--all"]), out)
-    assert len(out.getvalue().splitlines()) == 14
+    everything = out.getvalue()
+    for rule in ALL_RULES:
+        single = io.StringIO()
+        run_rule(build_parser().parse_args(["rule", rule.code]), single)
+        assert single.getvalue() in everything
+    assert everything.count("## Why is this bad?") == len(ALL_RULES)
 
 
 def test_main_usage_error():

@@ -65,3 +65,26 @@ def test_docs_rules_md_is_generated_from_the_rules():
 
     committed = (TESTDATA.parent / "docs" / "rules.md").read_text(encoding="utf-8")
     assert committed == rules_markdown(), "regenerate with: vllm-lint rule --all --markdown > docs/rules.md"
+
+
+def test_readme_documents_every_option_limit_and_front_end():
+    """Every option of ``vllm-lint check``, the size limits and the pylint plugin are in the README."""
+    import argparse
+    import re
+
+    from fixtures import TESTDATA
+    from vllm_lint.cli import build_parser
+    from vllm_lint.commandline import MAX_ANALYSED_BYTES
+    from vllm_lint.lint import MAX_FILE_BYTES
+
+    readme = (TESTDATA.parent / "README.md").read_text(encoding="utf-8")
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for command in ("check", "rule"):
+        for action in commands.choices[command]._actions:
+            if action.help == argparse.SUPPRESS or not action.option_strings or "--help" in action.option_strings:
+                continue
+            assert any(re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", readme) for option in action.option_strings), (
+                action.option_strings
+            )
+    assert f"{MAX_FILE_BYTES // 2**20} MiB" in readme and f"{MAX_ANALYSED_BYTES // 2**20} MiB" in readme
+    assert "--load-plugins=vllm_lint.pylint" in readme and "# pylint: disable=replay-logprobs-mode" in readme

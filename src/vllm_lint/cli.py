@@ -2,7 +2,8 @@
 
     vllm-lint check [PATH ...]      lint files and folders (default: .)
     vllm-lint rule VLM105           print a rule's documentation
-    vllm-lint rule --all            list every rule
+    vllm-lint rule                  a table of the rules
+    vllm-lint rule --all            every rule's documentation
 
 Exit codes: 0 nothing found, 1 findings (or unreadable files), 2 usage or
 internal error.
@@ -79,10 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="lint with N processes (default 1)")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
 
-    rule = commands.add_parser("rule", help="print a rule's documentation")
+    rule = commands.add_parser("rule", help="print a rule's documentation (no CODE: a table of the rules)")
     rule.add_argument("code", nargs="?", help="code or name, e.g. VLM105 or replay-logprobs-mode")
-    rule.add_argument("--all", action="store_true", help="list every rule")
-    rule.add_argument("--markdown", action="store_true", help="with --all: the full reference (docs/rules.md)")
+    rule.add_argument("--all", action="store_true", help="print every rule's documentation")
+    rule.add_argument("--markdown", action="store_true", help="the reference as Markdown, with a table (docs/rules.md)")
     return parser
 
 
@@ -362,18 +363,30 @@ def run_rule(args, out=None) -> int:
     if args.markdown:
         out.write(rules_markdown())
         return EXIT_CLEAN
-    if args.all or not args.code:
+    if args.all:
+        out.write("\n".join(rule_documentation(rule) for rule in ALL_RULES))
+        return EXIT_CLEAN
+    if not args.code:  # a table of the rules
         for rule in ALL_RULES:
-            out.write(f"{rule.code}  {rule.name:<38} {rule.summary} (vLLM {rule.versions})\n")
+            off = "; off by default" if rule.opt_in else ""
+            out.write(f"{rule.code}  {rule.name:<38} {rule.summary} (vLLM {rule.versions}{off})\n")
         return EXIT_CLEAN
     rule = lookup(args.code)
     if rule is None:
         sys.stderr.write(f"vllm-lint: error: unknown rule {args.code!r}\n")
         return EXIT_ERROR
-    out.write(f"# {rule.code} {rule.name}\n\n")
-    out.write(f"vLLM versions: {rule.versions}. Fix: {rule.fix_safety or 'none'}.\n\n")
-    out.write(rule.documentation.strip() + "\n")
+    out.write(rule_documentation(rule))
     return EXIT_CLEAN
+
+
+def rule_documentation(rule) -> str:
+    """What ``vllm-lint rule CODE`` prints."""
+    off = " Off by default: select it with --extend-select." if rule.opt_in else ""
+    return (
+        f"# {rule.code} {rule.name}\n\n"
+        f"vLLM versions: {rule.versions}. Fix: {rule.fix_safety or 'none'}.{off}\n\n"
+        f"{rule.documentation.strip()}\n"
+    )
 
 
 def rules_markdown() -> str:
