@@ -131,8 +131,9 @@ def silence(path: str, source: str, findings: list, python: bool, relint) -> tup
 def add_noqa(results, version_for, err) -> int:
     """Add the comments to every file with findings; the number of files that failed."""
     from vllm_lint.fix.apply import FileChanged, decode_python, decode_text, write_atomically
-    from vllm_lint.lint import lint_bytes, read_file
+    from vllm_lint.lint import lint_bytes
     from vllm_lint.output import plural
+    from vllm_lint.sources import read_file
 
     added = 0
     failed = 0

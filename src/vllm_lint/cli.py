@@ -248,18 +248,34 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
 
 def _select(results, settings) -> None:
     """Keep the findings of the selected rules; add unused-noqa findings when that rule is selected."""
-    from vllm_lint.rules import unused_noqa
-
     for result in results:
+        if not result.findings and result.noqa is None:
+            continue
         ignored = settings.ignored_for(result.path)
 
         def selected(code: str) -> bool:
             return settings.enabled(code) and not any(code.startswith(prefix) for prefix in ignored)
 
         result.findings = [f for f in result.findings if selected(f.code)]
-        if result.noqa is not None and selected(unused_noqa.CODE):
-            result.findings.extend(unused_noqa.check(result, selected))
-            result.findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
+        if result.noqa is not None:
+            from vllm_lint.rules import unused_noqa
+
+            if selected(unused_noqa.CODE):
+                result.findings.extend(unused_noqa.check(result, selected))
+                result.findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
+
+
+def _read_skipped_directives(results, settings) -> None:
+    """With the unused-noqa rule on, files skipped unanalysed are read for noqa comments too
+    (a comment left after the setting it silenced was removed); off, they cost nothing."""
+    from vllm_lint.lint import read_directives
+    from vllm_lint.rules import unused_noqa
+
+    if not settings.enabled(unused_noqa.CODE):
+        return
+    for result in results:
+        if not result.findings and result.noqa is None:
+            read_directives(result)
 
 
 def stdin_kind(stdin_name: str | None, data: bytes) -> str:
@@ -322,6 +338,7 @@ def run_check(args, out=None, err=None) -> int:
     files = discover(args.paths, excludes, args.force_exclude, missing)
     results = [FileResult(e.path, error=e) for e in missing]
     results += _lint_all(files, resolver, max(1, args.jobs), args.stdin_filename)
+    _read_skipped_directives(results, settings)
     _select(results, settings)
 
     if args.add_noqa:
@@ -339,7 +356,7 @@ def run_check(args, out=None, err=None) -> int:
 
     human = args.output_format in ("text", "concise", "full")
     fixes = output.NO_FIXES
-    if human or args.statistics:  # which findings --fix would fix: [*] and the summary
+    if (human or args.statistics) and any(r.findings for r in results):  # which findings --fix would fix: [*]
         from vllm_lint.fix.plan import result_offers
 
         fixes = output.Fixes(result_offers(results, resolver, args.fix_mode), args.unsafe_fixes)

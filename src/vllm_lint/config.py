@@ -14,7 +14,6 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vllm_lint.rules import OPT_IN_CODES
 from vllm_lint.versions import NEWEST_VERSION, Version, VersionError
 
 CONFIG_SECTION = "vllm-lint"
@@ -73,6 +72,8 @@ class Settings:
     config_path: Path | None = None
 
     def enabled(self, code: str) -> bool:
+        from vllm_lint.rules import OPT_IN_CODES  # here: settings load before any rule is needed
+
         selectors = self.select
         if code in OPT_IN_CODES:  # only a selector that names it: its code, or a prefix longer than "VLM"
             selectors = [prefix for prefix in selectors if prefix not in ("VLM", "ALL")]

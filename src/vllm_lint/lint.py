@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 
 from vllm_lint.findings import FileError, Finding
-from vllm_lint.noqa import NoqaReport, directives_only, may_have_directives
+from vllm_lint.noqa import NoqaReport, may_have_directives
 from vllm_lint.sources import FileResult, decode_python, read_file
 from vllm_lint.versions import Version
 
@@ -46,7 +46,7 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True) ->
 
     result = FileResult(path, kind="python")
     if not needs_analysis(data, path):
-        return directives_only(result, data) if noqa else result
+        return result
     if b"\0" in data:
         result.error = FileError(path, "binary file (contains NUL bytes)")
         return result
@@ -86,6 +86,34 @@ def python_noqa(findings: list[Finding], source: str) -> tuple[list[Finding], No
 
 def apply_python_noqa(findings: list[Finding], source: str) -> list[Finding]:
     return python_noqa(findings, source)[0]
+
+
+def read_directives(result: FileResult) -> None:
+    """Read the noqa directives of a file the linter skipped unanalysed (no finding can be
+    in it), for the unused-noqa rule: they may all be unused."""
+    if result.error is not None or result.noqa is not None or result.kind is None:
+        return
+    if result.source is not None:
+        source = result.source
+    else:
+        try:
+            data = read_file(result.path)
+        except (OSError, MemoryError):
+            return
+        if not may_have_directives(data) or b"\0" in data:
+            return
+        try:
+            source = decode_python(data) if result.kind == "python" else data.decode("utf-8").removeprefix("\ufeff")
+        except (UnicodeDecodeError, SyntaxError, LookupError):
+            return
+    if not may_have_directives(source):
+        return
+    from vllm_lint.noqa import line_suppressions, python_suppressions
+
+    suppressions = python_suppressions(source) if result.kind == "python" else line_suppressions(source.splitlines())
+    _, report = suppressions.split([])
+    if report.directives:
+        result.source, result.noqa = source, report
 
 
 def lint_file(path: str, version_for, kind: str | None = None) -> FileResult:

@@ -15,7 +15,6 @@ import sys
 
 from vllm_lint.findings import FileError
 from vllm_lint.lint import lint_file, lint_python_bytes
-from vllm_lint.noqa import directives_only
 from vllm_lint.sources import FileResult, read_file
 
 # Below this much source to parse and analyse, one process is faster than a pool
@@ -64,7 +63,7 @@ def lint_parallel(files: list[tuple[str, str]], resolver, jobs: int) -> list[Fil
             results[index] = FileResult(path, error=FileError(path, f"cannot read: {reason}"))
             continue
         if not needs_analysis(data, path):
-            results[index] = directives_only(FileResult(path, kind="python"), data)
+            results[index] = FileResult(path, kind="python")
             continue
         work.append((len(data), index, (path, kind, data)))
 

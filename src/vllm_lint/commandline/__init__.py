@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Span
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.launch.words import Source, Word
-from vllm_lint.noqa import NoqaReport, directives_only
+from vllm_lint.noqa import NoqaReport
 
 # Every command-line finding needs one of these settings written somewhere: the
 # replay flags themselves, or a --config file that may hold them.
@@ -261,7 +261,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     # Files that cannot hold a finding are skipped before anything else, binary ones too
     # (an executable with a shell shebang and an appended zip is not the user's script).
     if not may_have_findings(data, kind):
-        return directives_only(result, data)
+        return result
     if len(data) > MAX_ANALYSED_BYTES:
         result.error = FileError(path, f"file too large to analyse ({len(data)} bytes; limit {MAX_ANALYSED_BYTES})")
         return result
