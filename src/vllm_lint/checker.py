@@ -8,6 +8,7 @@ combination has it (a must-analysis: one clean path means silence).
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import replace
 from typing import Iterable
 
@@ -64,9 +65,17 @@ def _on_every_path(per_alternative: list[list[Finding]], anchor) -> list[Finding
             # The offending values are written in several places: report, but offer no single edit.
             finding = replace(finding, origin=None, fix_action=None, fix_safety=None)
         if any(twin.message != finding.message for twin in twins):
-            finding = replace(finding, message=finding.message + " (and likewise on every other path)")
+            finding = replace(finding, message=_shared_message([finding.message] + [t.message for t in twins]))
         result.append(finding)
     return result
+
+
+def _shared_message(messages: list[str]) -> str:
+    """What the alternatives' messages say alike: the part before the detail that differs."""
+    prefix = os.path.commonprefix(messages)
+    cut = max(prefix.rfind(" ("), prefix.rfind("; "))
+    head = prefix[:cut] if cut > 0 else messages[0]
+    return f"{head} (on every path the code can take)"
 
 
 def _choices(fields: dict) -> list[tuple[str, tuple]]:
