@@ -349,14 +349,16 @@ class ReplayFixTransformer(cst.CSTTransformer):
                     continue
                 self.applied.add(where.index)
                 changed = True
-        # `d.setdefault("key", value)`: the call is the origin.
+        # `d.setdefault("key", value)`, `setattr(args, "key", value)`: the call is the origin.
         for where in self._targets(original_node, {"call"}, exact_end=True):
             positional = [i for i, arg in enumerate(args) if arg.keyword is None and not arg.star]
-            if where.action == "set" and len(positional) >= 2:
-                index = positional[1]
+            # setattr's first argument is the object; the name and the value follow it.
+            first = 1 if _is_setattr(original_node) else 0
+            if where.action == "set" and len(positional) >= first + 2:
+                index = positional[first + 1]
                 args[index] = args[index].with_changes(value=_replace_value(args[index].value, PROCESSED_LOGPROBS, quote))
-            elif where.action == "rename" and positional:
-                index = positional[0]
+            elif where.action == "rename" and len(positional) > first:
+                index = positional[first]
                 args[index] = args[index].with_changes(value=_string(MASK, args[index].value, quote))
             else:
                 continue  # removal happens at the statement
@@ -525,6 +527,10 @@ class ReplayFixTransformer(cst.CSTTransformer):
 
     def leave_Module(self, original_node, updated_node):
         return self._leave_block(updated_node, indented=False)
+
+
+def _is_setattr(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Name) and call.func.value == "setattr"
 
 
 def _renamed_target(target: cst.BaseAssignTargetExpression) -> cst.BaseAssignTargetExpression | None:
