@@ -558,6 +558,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         base = self._eval(base_node)
         if isinstance(base, ObjectArgs):
             base.slots[target.attr] = Slot(value, self._origin(span_of(target), "attribute"))
+            if base.kind != "instance":
+                self._note_feed(value)  # a dict read by this EngineArgs only: the fixer may edit it
         else:
             self._escape(base)
             self._escape(value)

@@ -17,3 +17,9 @@ kwargs = {
     "speculative_config": {"method": "eagle3", "num_speculative_tokens": 3},
 }
 engine = LLMEngine.from_engine_args(EngineArgs(**kwargs))
+
+
+def from_attribute():
+    args = EngineArgs(model="Qwen/Qwen3-8B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+    args.speculative_config = {"method": "ngram", "num_speculative_tokens": 3}
+    return LLMEngine.from_engine_args(args)
