@@ -16,6 +16,7 @@ scripts.  ``--config`` files are read relative to the Python file.
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, Span
 from vllm_lint.launch.words import NONE, Word, open_word
@@ -165,6 +166,14 @@ def _clean(env: dict) -> dict[str, object]:
     return {key: (value if isinstance(value, str) or value is ABSENT else UNKNOWN) for key, value in env.items() if key != "*cleared*"}
 
 
+@dataclass
+class ArgvEngineFacts(EngineFacts):
+    """An engine started from an argv list: ``parsed`` (``launch.flags.Parsed``) keeps its
+    words, each with the span of the list element it was written in, for the fixer."""
+
+    parsed: object = None
+
+
 class _Engines:
     """Builds EngineFacts for the launches of one call and adds them to the analysis."""
 
@@ -175,14 +184,15 @@ class _Engines:
         self.call_span = call_span
         self.wrappers = WrapperFinder(getattr(analysis, "path", None))  # python -m project.server ...
 
-    def launch(self, words: list[Word], env: dict, env_open: bool) -> None:
+    def launch(self, words: list[Word], env: dict, env_open: bool, elements: bool = True) -> None:
+        """``elements``: each word is one element of a Python list (not a word of a script string)."""
         from vllm_lint.launch.launchers import Launch, Script, find_launch
 
         found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
             self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
         elif isinstance(found, Launch):
-            self.add(found)
+            self.add(found, elements)
 
     def script(self, text: str, span: Span, env: dict, env_open: bool) -> None:
         from vllm_lint.launch import shell
@@ -200,14 +210,14 @@ class _Engines:
                 word.offs = None
                 word.style = NONE
                 word.extra["span"] = span
-            self.launch(command.words, command.env, command.env_open)
+            self.launch(command.words, command.env, command.env_open, elements=False)
 
         try:
             shell.analyse(text, on_command, shell.Mapper([-1] * len(text)), state, False)
         except shell.ShellSyntaxError:
             return
 
-    def add(self, launch) -> None:
+    def add(self, launch, elements: bool = True) -> None:
         from vllm_lint.launch.flags import ParseFailure, interpret
 
         anchor_words = [w for w in launch.anchor if "span" in w.extra]
@@ -225,7 +235,9 @@ class _Engines:
         if mask is not None and "span" in mask.extra:
             anchor = mask.extra["span"]
         # No end position: the anchor is a string in a list, not a call a Python fix could edit.
-        facts = EngineFacts(kind=launch.dialect.name, anchor=Span(anchor.line, anchor.col), open=parsed.open, source="command-line")
+        facts = ArgvEngineFacts(kind=launch.dialect.name, anchor=Span(anchor.line, anchor.col), open=parsed.open, source="command-line")
+        if elements:
+            facts.parsed = parsed
         facts.fields = parsed.fields
         facts.written = parsed.written
         facts.env = _clean(launch.env)
