@@ -490,3 +490,34 @@ def test_emptying_a_block_never_removes_the_next_statement():
         fixed = fix_source(source, "engines.py", NEWEST_VERSION, unsafe=True).source
         assert fixed.count("return LLM(**kwargs)") == 20
         assert fixed.count("        pass\n") == 20
+
+
+# ------------------------------------------------------------------ argv lists in Python
+
+
+def test_argv_list_fixes_in_json_are_the_fixers_own():
+    """A finding about a server started from a Python list has a fix only where the list's
+    strings are its own; applied alone, each fix's edits give a file that parses."""
+    from vllm_lint.findings import Edit
+    from vllm_lint.fix.text import apply_edits
+
+    source = FIXES / "unsafe" / "argv_lists.py"
+    text = source.read_text()
+    code, out, _ = run(["check", "--output-format", "json", str(source)])
+    records = json.loads(out)
+    fixable = {record["location"]["row"]: record["fix"] for record in records if record["fix"] is not None}
+    assert sorted(fixable) == [18, 27, 28, 41, 50]
+    for fix in fixable.values():
+        assert fix["applicability"] == "unsafe"
+        edits = [
+            Edit(
+                (e["location"]["row"], e["location"]["column"]),
+                (e["end_location"]["row"], e["end_location"]["column"]),
+                e["content"],
+            )
+            for e in fix["edits"]
+        ]
+        fixed = apply_edits(text, edits)
+        assert fixed is not None and fixed != text
+        compile(fixed, "fixed.py", "exec")
+    assert fixable[18]["message"] == "Remove `--logits-processors`"

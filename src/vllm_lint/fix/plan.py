@@ -8,10 +8,12 @@ A ``Target`` names one edit of the written configuration:
 * ``set``    -- replace the value of a keyword/entry with ``"processed_logprobs"``;
 * ``add``    -- add ``logprobs_mode="processed_logprobs"`` to the constructor call at ``span``;
 * ``remove`` -- remove the keyword/entry/assignment at ``span``;
-* ``rename`` -- rename ``enable_return_sampling_mask`` to ``return_sampling_mask``.
+* ``rename`` -- rename ``enable_return_sampling_mask`` to ``return_sampling_mask``;
+* ``argv``   -- edit string elements of a Python argv list (``elements``, see ``fix/argv.py``).
 
 ``kind`` is the origin's kind (``keyword``, ``dict-entry``, ``call-keyword``,
-``subscript``, ``attribute``, ``call``) or ``anchor`` for the call an ``add`` edits.
+``subscript``, ``attribute``, ``call``), ``anchor`` for the call an ``add`` edits,
+or ``argv``.
 """
 
 from __future__ import annotations
@@ -39,11 +41,17 @@ MASK = "return_sampling_mask"
 
 @dataclass(frozen=True)
 class Target:
-    action: str  # "set", "add", "remove", "rename"
+    action: str  # "set", "add", "remove", "rename", "argv"
     kind: str
     span: Span
     safety: str  # "safe" or "unsafe"
     message: str
+    elements: tuple = ()  # "argv": the ElementEdits, applied together or not at all
+
+    @property
+    def key(self) -> tuple:
+        """What the edit is: two findings with the same key share one edit."""
+        return (self.action, self.kind, self.span, self.elements)
 
 
 def _name_in(finding: Finding) -> str | None:
@@ -236,17 +244,66 @@ def _inside_shared(analysis, engine, origin) -> bool:
     return any(walk(fact, []) for fact in engine.fields.values())
 
 
+def _argv_target(analysis, engine, finding: Finding, version: Version, mode: str) -> Target | None:
+    """The edit of a server's argv list written in Python, when it is local to that server."""
+    from vllm_lint.fix import argv
+
+    parsed = getattr(engine, "parsed", None)
+    if parsed is None:
+        return None
+
+    def planned_for(facts) -> tuple[str, str, list] | None:
+        if mode == DISABLE_REPLAY and finding.code in REPLAY_CODES:
+            elements = argv.mask_removal_edits(facts.parsed)
+            return ("unsafe", disable_replay_message(), elements) if elements else None
+        if finding.fix_safety is None:
+            return None
+        found = argv.keep_replay_edits(finding, facts.parsed)
+        return (finding.fix_safety, found[0], found[1]) if found else None
+
+    own = planned_for(engine)
+    if own is None:
+        return None
+    safety, message, elements = own
+    spans = {edit.span for edit in elements}
+    uses = argv.ListUses(analysis.tree)
+    if not all(uses.private(span) for span in spans):
+        return None
+    # The same list may reach other servers (a helper called twice): each must get this very fix.
+    from vllm_lint.checker import check_facts
+
+    for other in analysis.engines:
+        if other is engine or not spans & argv.element_spans(other):
+            continue
+        if getattr(other, "parsed", None) is None:
+            return None
+        codes = {f.code for f in check_facts([other], [], version)}
+        if finding.code not in codes or planned_for(other) != own:
+            return None
+    return Target("argv", "argv", elements[0].span, safety, message, tuple(elements))
+
+
 def plan(source: str, findings: list[Finding], version: Version, mode: str, path: str | None = None) -> list[Planned]:
     """Every finding that has a fix in this mode, with its edit (whatever its safety)."""
     disabling = {id(f) for f in findings if mode == DISABLE_REPLAY and f.code in REPLAY_CODES}
     targets = {id(f): keep_replay_target(f) for f in findings if id(f) not in disabling}
-    # Findings whose edit depends on the engine: the mask it writes, or a value in a dict.
-    located = [f for f in findings if id(f) in disabling or (targets.get(id(f)) and targets[id(f)].action != "add")]
+    # Findings about a server started from an argv list: their edits are the list's elements.
+    launched = {
+        id(f) for f in findings if id(f) not in disabling and targets[id(f)] is None and f.fix_action and f.fix_safety
+    }
+    # Findings whose edit depends on the engine: the mask it writes, a value in a dict, an argv list.
+    located = [
+        f
+        for f in findings
+        if id(f) in disabling or id(f) in launched or (targets.get(id(f)) and targets[id(f)].action != "add")
+    ]
     analysis, engines = _engines_of(source, path, version, located) if located else (None, {})
     planned: list[Planned] = []
     for finding in findings:
         engine = engines.get(id(finding))
-        if id(finding) in disabling:
+        if getattr(engine, "parsed", None) is not None and (id(finding) in disabling or id(finding) in launched):
+            target = _argv_target(analysis, engine, finding, version, mode)
+        elif id(finding) in disabling:
             target = _mask_removal(analysis, engine)
         else:
             target = targets.get(id(finding))

@@ -22,6 +22,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from vllm_lint.facts import Span
 from vllm_lint.findings import Edit, Finding, Fix
+from vllm_lint.fix.argv import ElementEdit
 from vllm_lint.fix.plan import LOGPROBS_MODE, MASK, PROCESSED_LOGPROBS, Target, applicable, plan
 from vllm_lint.versions import Version
 
@@ -113,8 +114,13 @@ class _Seq:
             if not _has_comment(merged):
                 self.gaps = [_EMPTY]
 
-    def insert_after(self, index: int, element: object) -> None:
-        """Insert ``element`` after ``elements[index]``, in the list's layout."""
+    def insert_after(self, index: int, element: object, same_line: bool = False) -> None:
+        """Insert ``element`` after ``elements[index]``, in the list's layout (``same_line``: beside it)."""
+        if same_line and self.elements:
+            self.elements.insert(index + 1, element)
+            self.comma_before.insert(index + 1, _EMPTY)
+            self.gaps[index + 1 : index + 2] = [_SPACE, self.gaps[index + 1]]
+            return
         if not self.elements:
             self.elements = [element]
             self.comma_before = [_EMPTY]
@@ -233,6 +239,61 @@ def _rebuild_dict(node: cst.Dict, seq: _Seq) -> cst.Dict:
     return node.with_changes(elements=elements, lbrace=lbrace, rbrace=rbrace)
 
 
+def _display_brackets(node: cst.List | cst.Tuple) -> tuple[object, object] | None:
+    """The opening and closing bracket of a list or parenthesised tuple display."""
+    if isinstance(node, cst.List):
+        return node.lbracket, node.rbracket
+    if node.lpar and node.rpar:
+        return node.lpar[-1], node.rpar[0]  # the parentheses next to the elements
+    return None  # `a, b = ...`: no brackets to lay elements out in
+
+
+def _display_seq(node: cst.List | cst.Tuple) -> _Seq:
+    opening, closing_bracket = _display_brackets(node)
+    elements = list(node.elements)
+    gaps: list = [opening.whitespace_after]
+    comma_before: list = []
+    trailing = False
+    for index, element in enumerate(elements):
+        comma = element.comma
+        comma_before.append(comma.whitespace_before if isinstance(comma, cst.Comma) else _EMPTY)
+        if index < len(elements) - 1:
+            gaps.append(comma.whitespace_after if isinstance(comma, cst.Comma) else _SPACE)
+        else:
+            closing = closing_bracket.whitespace_before
+            if isinstance(comma, cst.Comma):
+                trailing = True
+                if _is_empty(closing):
+                    closing = comma.whitespace_after
+            gaps.append(closing)
+    return _Seq(elements, gaps, comma_before, trailing)
+
+
+def _rebuild_display(node: cst.List | cst.Tuple, seq: _Seq) -> cst.List | cst.Tuple:
+    count = len(seq.elements)
+    # A one-element tuple needs its comma.
+    trailing = seq.trailing or (isinstance(node, cst.Tuple) and count == 1)
+    elements = []
+    for index, element in enumerate(seq.elements):
+        if index < count - 1:
+            comma = cst.Comma(whitespace_before=seq.comma_before[index], whitespace_after=seq.gaps[index + 1])
+        elif trailing:
+            comma = cst.Comma(whitespace_before=seq.comma_before[index], whitespace_after=_EMPTY)
+        else:
+            comma = cst.MaybeSentinel.DEFAULT
+        elements.append(element.with_changes(comma=comma))
+    opening_ws, closing_ws = seq.gaps[0], (seq.gaps[-1] if count else _EMPTY)
+    if isinstance(node, cst.List):
+        return node.with_changes(
+            elements=elements,
+            lbracket=node.lbracket.with_changes(whitespace_after=opening_ws),
+            rbracket=node.rbracket.with_changes(whitespace_before=closing_ws),
+        )
+    lpar = [*node.lpar[:-1], node.lpar[-1].with_changes(whitespace_after=opening_ws)]
+    rpar = [node.rpar[0].with_changes(whitespace_before=closing_ws), *node.rpar[1:]]
+    return node.with_changes(elements=elements, lpar=lpar, rpar=rpar)
+
+
 # ------------------------------------------------------------------ strings
 
 
@@ -273,6 +334,16 @@ def _string_value(node: object) -> str | None:
     return None
 
 
+def _retyped(like: cst.SimpleString, text: str) -> cst.SimpleString | None:
+    """``text`` as a literal in the prefix and quotes of ``like``; None where that needs escapes."""
+    prefix, quote = like.prefix, like.quote
+    if "b" in prefix.lower() or any(char in text for char in "\\\r\n"):
+        return None
+    if quote[0] in text:
+        return None  # the literal would end early (or need escapes)
+    return cst.SimpleString(f"{prefix}{quote}{text}{quote}")
+
+
 def _arg_name(arg: cst.Arg) -> str | None:
     return arg.keyword.value if arg.keyword is not None else None
 
@@ -289,14 +360,22 @@ class ReplayFixTransformer(cst.CSTTransformer):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, source: str, targets: Sequence[Target]) -> None:
+    def __init__(self, source: str, targets: Sequence[Target], elements: dict | None = None) -> None:
+        """``elements``: the argv targets' edits by element position, as ``_argv_elements`` keeps them."""
         super().__init__()
         columns = _Columns(source)
         self.applied: set[int] = set()
         self._at: dict[tuple[int, int], list[_Where]] = {}
         for index, target in enumerate(targets):
+            if target.action == "argv":
+                continue
             where = _Where(index, target.action, target.kind, columns.start(target.span), columns.end(target.span))
             self._at.setdefault(where.start, []).append(where)
+        self._elements: dict[tuple, tuple[int, ElementEdit]] = elements or {}
+        self._edits_left: dict[int, int] = {}
+        for index, _ in self._elements.values():
+            self._edits_left[index] = self._edits_left.get(index, 0) + 1
+        self._emptied_lists: set[tuple[int, int]] = set()  # `cmd += [...]` left without elements
         # Statement lines whose statements were all removed, by id.  The nodes are kept alive:
         # a node freed during the walk could hand its id to another statement.
         self._emptied: dict[int, cst.CSTNode] = {}
@@ -323,6 +402,16 @@ class ReplayFixTransformer(cst.CSTTransformer):
     def _start(self, node: cst.CSTNode) -> tuple[int, int] | None:
         position = self.get_metadata(PositionProvider, node, None)
         return None if position is None else (position.start.line, position.start.column)
+
+    def _element_edit(self, node: cst.CSTNode) -> tuple[int, ElementEdit] | None:
+        if not self._elements:
+            return None
+        return self._elements.get(_range(self.get_metadata(PositionProvider, node, None)))
+
+    def _edit_done(self, index: int) -> None:
+        self._edits_left[index] -= 1
+        if self._edits_left[index] == 0:
+            self.applied.add(index)
 
     # -- calls: keywords, dict(...) keywords, setdefault, a missing keyword
 
@@ -364,6 +453,15 @@ class ReplayFixTransformer(cst.CSTTransformer):
                 continue  # removal happens at the statement
             self.applied.add(where.index)
             changed = True
+        # `cmd.append("--logprobs-mode=raw_logprobs")`: an argv element written as the argument.
+        for index, original_arg in enumerate(original_node.args):
+            found = self._element_edit(original_arg.value)
+            if found is not None and found[1].new is not None:
+                target_index, edit = found
+                if edit.new != edit.old:
+                    args[index] = args[index].with_changes(value=_retyped(args[index].value, edit.new))
+                    changed = True
+                self._edit_done(target_index)
         additions = [
             where for where in self._targets(original_node, {"anchor"}, exact_end=True) if where.action == "add"
         ]
@@ -432,6 +530,80 @@ class ReplayFixTransformer(cst.CSTTransformer):
             node = _rebuild_dict(node, seq)
         return node
 
+    # -- argv lists: string elements of list and tuple displays
+
+    def _leave_display(self, original_node, updated_node):
+        edits = []
+        for index, element in enumerate(original_node.elements):
+            found = self._element_edit(element.value) if isinstance(element, cst.Element) else None
+            if found is not None:
+                edits.append((index, found))
+        if not edits:
+            return updated_node
+        seq = _display_seq(updated_node)
+        for index, (_, edit) in edits:
+            if edit.new is not None and edit.new != edit.old:
+                element = seq.elements[index]
+                seq.elements[index] = element.with_changes(value=_retyped(element.value, edit.new))
+        for index, (target_index, edit) in sorted(edits, key=lambda item: item[0], reverse=True):
+            if edit.new is None:
+                seq.remove(index)
+            elif edit.insert:
+                like = seq.elements[index].value
+                new = [cst.Element(value=_retyped(like, text)) for text in edit.insert]
+                seq.insert_after(index, new[0])
+                for offset, element in enumerate(new[1:], start=1):
+                    seq.insert_after(index + offset, element, same_line=True)  # a flag's value beside it
+            self._edit_done(target_index)
+        node = _rebuild_display(updated_node, seq)
+        if not node.elements:
+            self._emptied_lists.add(self._start(original_node))
+        return node
+
+    def leave_List(self, original_node, updated_node):
+        return self._leave_display(original_node, updated_node)
+
+    def leave_Tuple(self, original_node, updated_node):
+        return self._leave_display(original_node, updated_node)
+
+    def leave_Arg(self, original_node, updated_node):
+        """``Popen(BASE + [])`` left by a removal is ``Popen(BASE)``.  Only as an argument: in
+        ``cmd = BASE + []`` the copy matters (``cmd`` may be extended later)."""
+        operation, updated = original_node.value, updated_node.value
+        if not self._emptied_lists or not isinstance(operation, cst.BinaryOperation) or updated.lpar:
+            return updated_node
+        if not isinstance(operation.operator, cst.Add) or not isinstance(updated, cst.BinaryOperation):
+            return updated_node
+        if isinstance(operation.right, cst.List) and self._start(operation.right) in self._emptied_lists:
+            return updated_node.with_changes(value=updated.left)
+        if isinstance(operation.left, cst.List) and self._start(operation.left) in self._emptied_lists:
+            return updated_node.with_changes(value=updated.right)
+        return updated_node
+
+    def _removes_argv_statement(self, statement: cst.BaseSmallStatement) -> bool:
+        """``cmd.append("--flag")`` whose element goes, ``cmd += []`` / ``cmd.extend([])`` left empty."""
+        if isinstance(statement, cst.AugAssign):
+            return (
+                isinstance(statement.operator, cst.AddAssign)
+                and isinstance(statement.value, cst.List)
+                and self._start(statement.value) in self._emptied_lists
+            )
+        if not (isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call)):
+            return False
+        call = statement.value
+        if not (isinstance(call.func, cst.Attribute) and len(call.args) == 1):
+            return False
+        value = call.args[0].value
+        if call.func.attr.value == "extend":
+            return isinstance(value, cst.List) and self._start(value) in self._emptied_lists
+        if call.func.attr.value != "append":
+            return False
+        found = self._element_edit(value)
+        if found is None or found[1].new is not None:
+            return False
+        self._edit_done(found[0])
+        return True
+
     # -- assignments `d["k"] = v`, `args.k = v`
 
     def _assignment_targets(self, node: cst.Assign) -> list[_Where]:
@@ -458,6 +630,8 @@ class ReplayFixTransformer(cst.CSTTransformer):
     # -- statements removed whole
 
     def _removes(self, statement: cst.BaseSmallStatement) -> bool:
+        if self._removes_argv_statement(statement):
+            return True
         if isinstance(statement, cst.Assign):
             found = [w for w in self._assignment_targets(statement) if w.action == "remove"]
         elif isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
@@ -548,20 +722,90 @@ def _renamed_target(target: cst.BaseAssignTargetExpression) -> cst.BaseAssignTar
 # ------------------------------------------------------------------ applying
 
 
+def _range(position) -> tuple | None:
+    if position is None:
+        return None
+    return (position.start.line, position.start.column), (position.end.line, position.end.column)
+
+
+class _StringElements(cst.CSTVisitor):
+    """String literals an argv edit may change: elements of list and parenthesised tuple
+    displays, and the argument of ``x.append(...)``; by their (start, end)."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[tuple, tuple[cst.SimpleString, bool]] = {}  # -> (literal, in a display)
+
+    def _add(self, node: cst.CSTNode, in_display: bool) -> None:
+        if isinstance(node, cst.SimpleString):
+            self.found[_range(self.get_metadata(PositionProvider, node, None))] = (node, in_display)
+
+    def visit_List(self, node: cst.List) -> None:
+        for element in node.elements:
+            if isinstance(element, cst.Element):
+                self._add(element.value, True)
+
+    def visit_Tuple(self, node: cst.Tuple) -> None:
+        if _display_brackets(node) is not None:
+            self.visit_List(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "append" and len(node.args) == 1:
+            arg = node.args[0]
+            if arg.keyword is None and not arg.star:
+                self._add(arg.value, False)
+
+
+def _argv_elements(wrapper: MetadataWrapper, source: str, targets: Sequence[Target]) -> dict:
+    """The edits of the argv targets whose every element is as planned, by element position.
+
+    A target is applied whole or not at all: one with an element that is not a plain string
+    literal of a display (or an append), that holds another value, that cannot take the new
+    text without escapes, or that another target edits, is left for a later pass.
+    """
+    if not any(target.action == "argv" for target in targets):
+        return {}
+    collector = _StringElements()
+    wrapper.visit(collector)
+    columns = _Columns(source)
+    chosen: dict[tuple, tuple[int, ElementEdit]] = {}
+    for index, target in enumerate(targets):
+        if target.action != "argv":
+            continue
+        mine = {}
+        for edit in target.elements:
+            key = (columns.start(edit.span), columns.end(edit.span))
+            literal, in_display = collector.found.get(key, (None, False))
+            if literal is None or key in chosen or key in mine or literal.evaluated_value != edit.old:
+                break
+            if edit.insert and not in_display:
+                break
+            texts = [*([edit.new] if edit.new not in (None, edit.old) else []), *edit.insert]
+            if any(_retyped(literal, text) is None for text in texts):
+                break
+            mine[key] = (index, edit)
+        else:
+            chosen.update(mine)
+    return chosen
+
+
 def transform(source: str, targets: Sequence[Target]) -> tuple[str, set[int]]:
     """Apply the edits; the new source and the indices of the targets that took effect."""
     if not targets:
         return source, set()
     module = cst.parse_module(source)
-    transformer = ReplayFixTransformer(source, targets)
-    new_module = MetadataWrapper(module, unsafe_skip_copy=True).visit(transformer)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    transformer = ReplayFixTransformer(source, targets, _argv_elements(wrapper, source, targets))
+    new_module = wrapper.visit(transformer)
     return new_module.code, transformer.applied
 
 
 def dedupe(targets: Iterable[Target]) -> list[Target]:
     seen: dict[tuple, Target] = {}
     for target in targets:
-        seen.setdefault((target.action, target.kind, target.span), target)
+        seen.setdefault(target.key, target)
     return list(seen.values())
 
 
@@ -634,8 +878,8 @@ def fix_source(
         problem = _parses(new, path)
         if problem is not None:
             return Outcome(source, [], lint_source(source, path, version, keep), f"the fixed source does not parse: {problem}")
-        done = {(t.action, t.kind, t.span) for i, t in enumerate(targets) if i in applied}
-        fixed.extend(p.finding for p in chosen if (p.target.action, p.target.kind, p.target.span) in done)
+        done = {t.key for i, t in enumerate(targets) if i in applied}
+        fixed.extend(p.finding for p in chosen if p.target.key in done)
         current = new
         current_findings = lint_source(current, path, version, keep)
     return Outcome(current, fixed, current_findings, None, converged)
