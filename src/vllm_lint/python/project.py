@@ -184,7 +184,7 @@ class ProjectModules:
 
 def relocate(value: object, path: str, memo: dict | None = None) -> object:
     """A copy of a value from another file, its origins marked with that file."""
-    from vllm_lint.python.values import ClassRef, DictObj, FunctionRef, ListObj, ObjectArgs, Slot
+    from vllm_lint.python.values import ClassRef, DictObj, FunctionRef, ListObj, ObjectArgs, OneOf, PartialObj, Slot
 
     if memo is None:
         memo = {}
@@ -209,6 +209,11 @@ def relocate(value: object, path: str, memo: dict | None = None) -> object:
         return copy
     if isinstance(value, ObjectArgs):
         return UNKNOWN  # its source positions belong to the other file
+    if isinstance(value, PartialObj):
+        slots = {k: Slot(relocate(s.value, path, memo), moved(s.origin)) for k, s in value.slots.items()}
+        return PartialObj(value.target, slots, value.open)
+    if isinstance(value, OneOf):
+        return OneOf(tuple((relocate(option, path, memo), moved(origin)) for option, origin in value.options))
     if isinstance(value, (FunctionRef, ClassRef)) and value.path is None:
         return replace(value, path=path)
     return value

@@ -1,0 +1,1 @@
+"""A project whose engine class is a functools.partial defined in another module."""
