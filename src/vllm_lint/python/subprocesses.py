@@ -236,8 +236,8 @@ class _Engines:
             anchor = mask.extra["span"]
         # No end position: the anchor is a string in a list, not a call a Python fix could edit.
         facts = ArgvEngineFacts(kind=launch.dialect.name, anchor=Span(anchor.line, anchor.col), open=parsed.open, source="command-line")
-        if elements:
-            facts.parsed = parsed
+        if elements and getattr(self.analysis, "_foreign_path", None) is None:
+            facts.parsed = parsed  # the list is written in this file: its elements may be edited
         facts.fields = parsed.fields
         facts.written = parsed.written
         facts.env = _clean(launch.env)
