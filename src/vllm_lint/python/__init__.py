@@ -102,7 +102,9 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) ->
     findings = check_facts(_not_reported_elsewhere(analysis, version, real_path), analysis.requests, version)
     for finding in findings:
         origin = finding.origin
-        if origin is not None and origin.container is not None and analysis.shared_container(origin.container):
+        # A dict of another file may have readers there too: the fixer counts them all.
+        local = origin is not None and origin.path is None
+        if local and origin.container is not None and analysis.shared_container(origin.container):
             # The dict feeds more than this engine: report, but do not offer an edit.
             finding.fix_action = None
             finding.fix_safety = None

@@ -40,6 +40,8 @@ class ProjectModules:
         # and the engines its own analysis found.
         self._scopes: dict[str, object] = {}
         self._engines: dict[str, list] = {}
+        # Per analysed module: how many readers each of its dicts has (the fixer asks, across files).
+        self._feeds: dict[str, dict[int, int]] = {}
 
     # ---------------------------------------------------------------- finding
 
@@ -148,6 +150,7 @@ class ProjectModules:
             analysis = analyze_module(tree, path=path, project=self)
             self._scopes[path] = analysis.module_scope
             self._engines[path] = analysis.engines
+            self._feeds[path] = analysis.dict_feeds
             final = analysis.module_scope.final
             result = {name: relocate(value, path) for name, value in final.names.items()} if final else None
         except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, LookupError):
@@ -166,6 +169,26 @@ class ProjectModules:
         """The engines a project module's own analysis found."""
         self.exports(path)
         return self._engines.get(os.path.abspath(path), [])
+
+    def feeds(self, alloc: int, besides: str | None = None) -> int:
+        """Readers of a dict in the project modules analysed so far (allocations are unique),
+        but for the module ``besides`` (the caller has its own analysis of that one)."""
+        skip = os.path.abspath(besides) if besides else None
+        return sum(feeds.get(alloc, 0) for path, feeds in self._feeds.items() if path != skip)
+
+    def source_bytes(self, path: str) -> bytes | None:
+        """The text of a project module as its analysis read it."""
+        return self._text(os.path.abspath(path))
+
+    def replace_text(self, path: str, data: bytes | None) -> None:
+        """A module's text changed (a fix wrote it; None: read it again): forget what the old one taught."""
+        path = os.path.abspath(path)
+        if data is None:
+            self._texts.pop(path, None)
+        else:
+            self._texts[path] = data
+        for cache in (self._exports, self._scopes, self._engines, self._feeds):
+            cache.clear()
 
     def name(self, path: str, name: str) -> object:
         exports = self.exports(path)
@@ -197,7 +220,8 @@ def relocate(value: object, path: str, memo: dict | None = None) -> object:
         return replace(origin, path=path)
 
     if isinstance(value, DictObj):
-        copy = DictObj({}, value.complete)
+        # The same allocation: origins name it as their container, in either file's analysis.
+        copy = DictObj({}, value.complete, value.alloc)
         memo[id(value)] = copy
         copy.attribute_access = value.attribute_access
         copy.items = {k: Slot(relocate(s.value, path, memo), moved(s.origin)) for k, s in value.items.items()}
