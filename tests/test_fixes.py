@@ -23,6 +23,7 @@ import pytest
 
 from fixtures import TESTDATA, fixture_files, target_version
 from vllm_lint import cli
+from vllm_lint.fix.crossfile import display_path
 from vllm_lint.fix.python import fix_source, lint_source
 from vllm_lint.versions import NEWEST_VERSION, Version
 
@@ -521,3 +522,168 @@ def test_argv_list_fixes_in_json_are_the_fixers_own():
         assert fixed is not None and fixed != text
         compile(fixed, "fixed.py", "exec")
     assert fixable[18]["message"] == "Remove `--logits-processors`"
+
+
+# ------------------------------------------------------------------ values written in another file
+
+PROJECTS = TESTDATA / "fixes-project"
+PROJECT_MODES = sorted(path.name for path in PROJECTS.iterdir() if path.is_dir())
+
+
+def copy_project(mode: str, folder: Path) -> Path:
+    tree = folder / mode
+    shutil.copytree(PROJECTS / mode, tree, ignore=shutil.ignore_patterns("*.fixed", "__pycache__"))
+    return tree
+
+
+def expected_after_fix(tree: Path, mode: str) -> dict[str, bytes]:
+    """Each file's bytes after the fix: its ``.fixed`` twin, or the file itself when the fix leaves it."""
+    expected = {}
+    for path in sorted((PROJECTS / mode).rglob("*.py")):
+        relative = path.relative_to(PROJECTS / mode)
+        fixed = Path(f"{path}.fixed")
+        expected[str(relative)] = (fixed if fixed.exists() else path).read_bytes()
+    return expected
+
+
+def files_with_findings(tree: Path) -> list[str]:
+    code, out, _ = run(["check", "--output-format", "json", str(tree)])
+    return sorted({record["filename"] for record in json.loads(out)})
+
+
+def test_every_fix_mode_has_a_project():
+    assert PROJECT_MODES == sorted(MODES)
+
+
+@pytest.mark.parametrize("named", ["folder", "files with findings"])
+@pytest.mark.parametrize("mode", PROJECT_MODES)
+def test_fix_goes_to_the_file_the_value_is_written_in(mode, named, tmp_path):
+    tree = copy_project(mode, tmp_path)
+    paths = [str(tree)] if named == "folder" else files_with_findings(tree)
+    code, out, err = run(["check", *MODES[mode], *paths])
+    assert "error:" not in err, err
+    after = {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*.py"))}
+    if UPDATE and named == "folder":
+        for relative, data in after.items():
+            original = PROJECTS / mode / relative
+            if data != original.read_bytes():
+                Path(f"{original}.fixed").write_bytes(data)
+    assert after == expected_after_fix(tree, mode), out
+    assert "edited for the findings in" in out
+    # Fixing again changes nothing; what is left has no fix in this mode.
+    code, out, err = run(["check", *MODES[mode], str(tree)])
+    assert "Fixed " not in out
+    assert {str(p.relative_to(tree)): p.read_bytes() for p in sorted(tree.rglob("*.py"))} == after
+    fix_mode = ["--fix-mode", "disable-replay"] if mode == "disable-replay" else []
+    code, out, _ = run(["check", "--output-format", "json", *fix_mode, str(tree)])
+    assert all(record["fix"] is None for record in json.loads(out))
+
+
+def test_diff_shows_the_other_file_and_writes_nothing(tmp_path):
+    tree = copy_project("safe", tmp_path)
+    before = {p: p.read_bytes() for p in tree.rglob("*.py")}
+    worker = tree / "serving" / "worker.py"
+    code, out, err = run(["check", "--diff", str(worker)])
+    assert code == 1
+    assert {p: p.read_bytes() for p in tree.rglob("*.py")} == before
+    settings = display_path(str(tree / "serving" / "settings.py"))
+    assert f"--- {worker}\n+++ {worker}\n" in out and f"--- {settings}\n+++ {settings}\n" in out
+    assert '+    "logprobs_mode": "processed_logprobs",  # what the trainer used to read\n' in out
+    assert "Would fix 3 errors." in err
+    # Nothing was written, and the next run analyses the files as they are on disk.
+    code, again, _ = run(["check", "--diff", str(worker)])
+    assert again == out
+
+
+def test_json_lists_edits_in_another_file_apart(tmp_path):
+    """ruff's edits have no file of their own: a consumer applies them to the finding's file.
+    Edits in another file are listed under ``edits_elsewhere``, each with its file."""
+    from vllm_lint.findings import Edit
+    from vllm_lint.fix.text import apply_edits
+
+    tree = copy_project("safe", tmp_path)
+    settings = tree / "serving" / "settings.py"
+    code, out, _ = run(["check", "--output-format", "json", str(tree / "serving" / "worker.py")])
+    records = {record["location"]["row"]: record for record in json.loads(out)}
+    fix = records[6]["fix"]
+    assert fix["edits"] == []
+    assert fix["message"] == f'Set `logprobs_mode="processed_logprobs"` in {display_path(str(settings))}'
+    [edit] = fix["edits_elsewhere"]
+    assert edit["filename"] == str(settings)
+    location = (edit["location"]["row"], edit["location"]["column"])
+    end = (edit["end_location"]["row"], edit["end_location"]["column"])
+    fixed = apply_edits(settings.read_text(), [Edit(location, end, edit["content"])])
+    assert '"logprobs_mode": "processed_logprobs",  # what the trainer used to read' in fixed
+    assert records[8]["fix"] is None and records[9]["fix"] is None  # shared with the evaluator; a function's
+    assert records[10]["fix"]["edits"] and "edits_elsewhere" not in records[10]["fix"]  # added in the call here
+
+
+def test_other_file_changed_since_it_was_read_is_not_overwritten(tmp_path, monkeypatch):
+    from vllm_lint.fix import apply
+
+    tree = copy_project("safe", tmp_path)
+    worker, settings = tree / "serving" / "worker.py", tree / "serving" / "settings.py"
+    worker_before = worker.read_bytes()
+    edited = settings.read_bytes() + b"# edited meanwhile\n"
+    real_fix = apply.fix_python_result
+
+    def fix_then_edit(*args, **kwargs):
+        fixed = real_fix(*args, **kwargs)
+        settings.write_bytes(edited)  # someone saves the other file while the fix is computed
+        return fixed
+
+    monkeypatch.setattr(apply, "fix_python_result", fix_then_edit)
+    code, out, err = run(["check", "--fix", str(worker)])
+    assert settings.read_bytes() == edited
+    assert worker.read_bytes() == worker_before  # all of the fix's files, or none
+    assert f"{settings}: changed on disk since it was read; not overwritten" in err
+    assert code == 1
+
+
+def test_other_file_keeps_its_encoding_line_endings_and_mode(tmp_path):
+    tree = copy_project("safe", tmp_path)
+    settings = tree / "serving" / "settings.py"
+    text = "# -*- coding: latin-1 -*-\n# réglages\n" + settings.read_text()
+    settings.write_bytes(text.replace("\n", "\r\n").encode("latin-1"))
+    os.chmod(settings, 0o640)
+    code, out, err = run(["check", "--fix", str(tree / "serving" / "worker.py")])
+    assert "error:" not in err, err
+    data = settings.read_bytes()
+    assert data.count(b"\r\n") == data.count(b"\n")
+    assert "# réglages".encode("latin-1") in data
+    assert b'"logprobs_mode": "processed_logprobs",  # what the trainer used to read' in data
+    assert stat.S_IMODE(os.stat(settings).st_mode) == 0o640
+    assert not list(settings.parent.glob(".settings.py.*")), "temporary file left behind"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "--exclude",  # the run excludes the other file
+        "star import",  # another module takes every name of it
+        "read twice",  # two engines here read the dict
+    ],
+)
+def test_no_fix_where_the_other_file_is_not_this_engines_alone(change, tmp_path):
+    tree = copy_project("safe", tmp_path)
+    worker, settings = tree / "serving" / "worker.py", tree / "serving" / "settings.py"
+    flags = []
+    if change == "--exclude":
+        flags = ["--exclude", "settings.py"]
+    elif change == "star import":
+        (tree / "serving" / "everything.py").write_text("from .settings import *\n")
+    else:
+        worker.write_text(worker.read_text() + "second_policy = LLM(**POLICY_KWARGS)\n")
+    code, out, err = run(["check", "--fix", *flags, str(worker)])
+    assert '"logprobs_mode": "raw_logprobs",  # what the trainer used to read' in settings.read_text()
+    assert f"{worker}:6:" in out  # reported, not fixed
+
+
+def test_stdin_never_edits_another_file(tmp_path, monkeypatch):
+    tree = copy_project("safe", tmp_path)
+    worker, settings = tree / "serving" / "worker.py", tree / "serving" / "settings.py"
+    before = settings.read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(worker.read_bytes())))
+    code, out, err = run(["check", "--fix", "--stdin-filename", str(worker), "-"])
+    assert settings.read_bytes() == before
+    assert 'value = LLM(**VALUE_KWARGS, logprobs_mode="processed_logprobs")' in out  # this file's own fix

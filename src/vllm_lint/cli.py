@@ -348,18 +348,20 @@ def run_check(args, out=None, err=None) -> int:
     if args.fix or args.diff:
         from vllm_lint.fix.apply import fix_results
 
-        return fix_results(results, args, settings, resolver, out, err)
+        return fix_results(results, args, settings, resolver, out, err, excludes)
     if args.output_format == "json" and not args.statistics:  # JSON shows each fix with its edits (libcst)
         from vllm_lint.fix.apply import attach_result_fixes
+        from vllm_lint.fix.crossfile import other_files
 
-        attach_result_fixes(results, resolver, args.fix_mode)
+        attach_result_fixes(results, resolver, args.fix_mode, other_files(excludes))
 
     human = args.output_format in ("text", "concise", "full")
     fixes = output.NO_FIXES
     if (human or args.statistics) and any(r.findings for r in results):  # which findings --fix would fix: [*]
+        from vllm_lint.fix.crossfile import other_files
         from vllm_lint.fix.plan import result_offers
 
-        fixes = output.Fixes(result_offers(results, resolver, args.fix_mode), args.unsafe_fixes)
+        fixes = output.Fixes(result_offers(results, resolver, args.fix_mode, other_files(excludes)), args.unsafe_fixes)
     style = Style.for_stream(out)
     if args.statistics:
         output.write_statistics(results, out, args.output_format, fixes, style)

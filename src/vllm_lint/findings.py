@@ -21,6 +21,8 @@ class Fix:
     applicability: str  # "safe" or "unsafe"
     message: str
     edits: list[Edit] = field(default_factory=list)
+    # Edits in other files (the value is written in another project file), by absolute path.
+    elsewhere: dict[str, list[Edit]] = field(default_factory=dict)
 
 
 @dataclass

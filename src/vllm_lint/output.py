@@ -179,6 +179,19 @@ def json_records(results: list[FileResult]) -> list[dict]:
                         for edit in finding.fix.edits
                     ],
                 }
+                if finding.fix.elsewhere:
+                    # ruff's edits have no file: edits in another file stay out of "edits"
+                    # (a tool would apply them to this one) and are listed with their file here.
+                    fix["edits_elsewhere"] = [
+                        {
+                            "filename": os.path.abspath(path),
+                            "content": edit.content,
+                            "location": {"row": edit.start[0], "column": edit.start[1]},
+                            "end_location": {"row": edit.end[0], "column": edit.end[1]},
+                        }
+                        for path, edits in finding.fix.elsewhere.items()
+                        for edit in edits
+                    ]
             records.append(
                 {
                     "cell": None,

@@ -124,10 +124,11 @@ class FileFix:
     data: bytes | None = None  # the bytes the fix started from (None: stdin)
     error: str | None = None
     converged: bool = True
+    others: list = field(default_factory=list)  # crossfile.OtherFix: other files edited for these findings
 
     @property
     def changed(self) -> bool:
-        return self.new_text != self.old_text
+        return self.new_text != self.old_text or bool(self.others)
 
 
 def selector(settings, path: str):
@@ -153,7 +154,7 @@ def _read(result, stdin: bool) -> bytes | None:
     return read_file(result.path)
 
 
-def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin: bool = False) -> FileFix:
+def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin: bool = False, elsewhere=None) -> FileFix:
     from vllm_lint.fix.python import fix_source
 
     data = _read(result, stdin)
@@ -164,10 +165,26 @@ def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin:
         if result.source is not None and text != result.source:
             raise FileChanged(result.path)
     outcome = fix_source(
-        text, result.path, version, unsafe=unsafe, mode=mode, keep=keeper(settings, result.path), findings=result.findings
+        text,
+        result.path,
+        version,
+        unsafe=unsafe,
+        mode=mode,
+        keep=keeper(settings, result.path),
+        findings=result.findings,
+        elsewhere=None if stdin else elsewhere,
     )
     return FileFix(
-        result.path, text, outcome.source, outcome.fixed, outcome.remaining, encoded, data, outcome.error, outcome.converged
+        result.path,
+        text,
+        outcome.source,
+        outcome.fixed,
+        outcome.remaining,
+        encoded,
+        data,
+        outcome.error,
+        outcome.converged,
+        outcome.others,
     )
 
 
@@ -237,8 +254,10 @@ def remove_unused_noqa(fixed: FileFix, result, version_for, settings) -> None:
 # ------------------------------------------------------------------ fixes in output
 
 
-def attach_result_fixes(results, resolver, mode: str) -> None:
-    """Fill ``finding.fix`` of Python findings that have a fix, for JSON and ``full`` output."""
+def attach_result_fixes(results, resolver, mode: str, elsewhere=None) -> None:
+    """Fill ``finding.fix`` of Python findings that have a fix, for JSON and ``full`` output.
+
+    ``elsewhere`` (``crossfile.OtherFiles``): fixes in other project files are shown too."""
     for result in results:
         if result.source is None or not result.findings:
             continue
@@ -250,7 +269,7 @@ def attach_result_fixes(results, resolver, mode: str) -> None:
 
         version, _ = resolver.for_path(result.path)
         try:
-            attach_fixes(result.source, result.findings, version, mode, result.path)
+            attach_fixes(result.source, result.findings, version, mode, result.path, None if result.path == "-" else elsewhere)
         except Exception:  # a fix we cannot compute is a fix we do not show
             continue
 
@@ -258,8 +277,35 @@ def attach_result_fixes(results, resolver, mode: str) -> None:
 # ------------------------------------------------------------------ the command
 
 
-def fix_results(results, args, settings, resolver, out, err) -> int:
+def _write_fixed(path: str, fixed: FileFix) -> None:
+    """Write a fixed file and the other files its fixes edited, each atomically; none of them
+    when one of them changed on disk since it was read (``FileChanged`` names it)."""
+    from vllm_lint.python import project_modules
+
+    writes = [(other.path, other.new_data, other.data) for other in fixed.others]
+    if fixed.new_text != fixed.old_text:
+        writes.append((path, fixed.new_text.encode(fixed.encoded.encoding), fixed.data))
+    for target, _, expected in writes:
+        with open(target, "rb") as handle:
+            if handle.read() != expected:
+                raise FileChanged(target)
+    for target, data, expected in writes:
+        write_atomically(target, data, expected)
+        project_modules().replace_text(target, data)  # files importing it read the new text
+
+
+def _relint(result, text: str, resolver, settings) -> None:
+    """Another file's fix rewrote this one: its findings are those of the new text."""
+    from vllm_lint.fix.python import lint_source
+
+    version, _ = resolver.for_path(result.path)
+    result.source = text
+    result.findings = lint_source(text, result.path, version, keeper(settings, result.path))
+
+
+def fix_results(results, args, settings, resolver, out, err, excludes=()) -> int:
     from vllm_lint import output
+    from vllm_lint.fix.crossfile import display_path, other_files
     from vllm_lint.output import plural
     from vllm_lint.style import Style
 
@@ -276,6 +322,8 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
     original_stdin: str | None = None
     failures: list[tuple[str, str]] = []
     diffs: list[str] = []
+    # The results of files the run may rewrite for another file's findings, by absolute path.
+    by_path = {os.path.abspath(r.path): r for r in results if r.path not in ("-", stdin_name) and r.source is not None}
 
     for result in results:
         from_stdin = stdin and result.path == stdin_name
@@ -292,20 +340,23 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
         )
         if not rule_fix and not unused_noqa:
             continue
+        elsewhere = other_files(excludes)
         try:
             if not rule_fix:
                 fixed = unfixed(rules_only, from_stdin)
             elif is_python:
                 version, _ = resolver.for_path(result.path)
-                fixed = fix_python_result(rules_only, version, settings, unsafe, mode, from_stdin)
+                fixed = fix_python_result(rules_only, version, settings, unsafe, mode, from_stdin, elsewhere)
             else:
                 fixed = fix_text_result(rules_only, resolver.for_path, settings, unsafe, mode, from_stdin)
             if unused_noqa and fixed.error is None:
                 remove_unused_noqa(fixed, result, resolver.for_path, settings)
         except FileChanged:
+            elsewhere.forget()
             failures.append((result.path, "changed on disk since it was read; not overwritten"))
             continue
         except (OSError, UnicodeError, SyntaxError, LookupError) as error:
+            elsewhere.forget()
             failures.append((result.path, f"cannot fix: {error}"))
             continue
         if fixed.error is not None:
@@ -316,19 +367,28 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
         if not fixed.changed:
             continue
         if diff_only:
-            diffs.append(unified_diff(result.path, fixed.old_text, fixed.new_text))
+            if fixed.new_text != fixed.old_text:
+                diffs.append(unified_diff(result.path, fixed.old_text, fixed.new_text))
+            for other in fixed.others:
+                diffs.append(unified_diff(display_path(other.path), other.old_text, other.new_text))
+            elsewhere.forget()  # nothing is written: the next files are analysed as they are on disk
         elif from_stdin:
             original_stdin = fixed.new_text
         else:
-            new_data = fixed.new_text.encode(fixed.encoded.encoding)
             try:
-                write_atomically(result.path, new_data, fixed.data)
-            except FileChanged:
-                failures.append((result.path, "changed on disk since it was read; not overwritten"))
+                _write_fixed(result.path, fixed)
+            except FileChanged as changed:
+                elsewhere.forget()
+                failures.append((str(changed), "changed on disk since it was read; not overwritten"))
                 continue
             except OSError as error:
+                elsewhere.forget()
                 failures.append((result.path, f"cannot write: {error.strerror or error}"))
                 continue
+            for other in fixed.others:
+                rewritten = by_path.get(other.path)
+                if rewritten is not None:
+                    _relint(rewritten, other.new_text, resolver, settings)
         # From here on the results describe the fixed text (with --diff: the text it would be).
         result.findings = fixed.remaining
         result.source = fixed.new_text
@@ -340,7 +400,9 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
         out.write(original_stdin)  # fixed or not, the text goes on, as a formatter's would
 
     fixed_count = sum(len(f.fixed) for f in fixed_files)
-    fixes = output.Fixes(result_offers(results, resolver, mode), unsafe)
+    written = {os.path.abspath(f.path) for f in fixed_files if f.new_text != f.old_text}
+    written |= {other.path for f in fixed_files for other in f.others}
+    fixes = output.Fixes(result_offers(results, resolver, mode, other_files(excludes)), unsafe)
     hidden = sum(1 for r in results for f in r.findings if fixes.hidden(f))
     if not args.quiet and mode == DISABLE_REPLAY and not unsafe:
         held_back = sum(1 for r in results for f in r.findings if f.code in REPLAY_CODES and fixes.hidden(f))
@@ -364,7 +426,7 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
         return EXIT_FINDINGS if diffs or failures else EXIT_CLEAN
 
     if args.output_format == "json":  # JSON shows each remaining finding's fix, with its edits
-        attach_result_fixes(results, resolver, mode)
+        attach_result_fixes(results, resolver, mode, other_files(excludes))
     findings_out = err if stdin else out
     style = Style.for_stream(findings_out)
     if args.statistics:
@@ -375,12 +437,14 @@ def fix_results(results, args, settings, resolver, out, err) -> int:
     unreadable = sum(1 for r in results if r.error is not None)
     if not args.quiet:
         if fixed_files:
-            report.write(f"Fixed {plural(fixed_count, 'error')} in {plural(len(fixed_files), 'file')}:\n")
+            report.write(f"Fixed {plural(fixed_count, 'error')} in {plural(len(written), 'file')}:\n")
             for fixed in fixed_files:
                 codes = Counter(f.code for f in fixed.fixed)
                 detail = ", ".join(f"{count} × {code}" for code, count in sorted(codes.items()))
                 left = f"; {len(fixed.remaining)} remaining" if fixed.remaining else ""
                 report.write(f"  {fixed.path}: {detail}{left}\n")
+                for other in fixed.others:
+                    report.write(f"  {display_path(other.path)}: edited for the findings in {fixed.path}\n")
         if fixed_count:
             report.write(f"Found {plural(fixed_count + remaining, 'error')} ({fixed_count} fixed, {remaining} remaining).\n")
             if unreadable:

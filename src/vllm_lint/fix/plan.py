@@ -47,11 +47,12 @@ class Target:
     safety: str  # "safe" or "unsafe"
     message: str
     elements: tuple = ()  # "argv": the ElementEdits, applied together or not at all
+    path: str | None = None  # the other project file the edit is in (None: the linted file)
 
     @property
     def key(self) -> tuple:
         """What the edit is: two findings with the same key share one edit."""
-        return (self.action, self.kind, self.span, self.elements)
+        return (self.action, self.kind, self.span, self.elements, self.path)
 
 
 def _name_in(finding: Finding) -> str | None:
@@ -83,21 +84,31 @@ def keep_replay_target(finding: Finding) -> Target | None:
     if action is None or finding.fix_safety is None:
         return None
     origin = finding.origin
-    if origin is not None and (origin.path is not None or origin.kind not in EDITABLE_KINDS):
-        return None  # written in another file, or in syntax the fixer does not edit
+    if origin is not None and origin.kind not in EDITABLE_KINDS:
+        return None  # written in syntax the fixer does not edit
     if action == "set-processed-logprobs":
         if origin is None:
             if finding.span.end_line is None:
                 return None
             return Target("add", "anchor", finding.span, finding.fix_safety, _message(finding, "add"))
-        return Target("set", origin.kind, origin.span, finding.fix_safety, _message(finding, "set"))
-    if origin is None:
+        edit = "set"
+    elif origin is None:
         return None
-    if action in ("remove", "remove-adaptive-verification", "remove-speculative-config"):
-        return Target("remove", origin.kind, origin.span, finding.fix_safety, _message(finding, "remove"))
-    if action == "rename-to-return-sampling-mask":
-        return Target("rename", origin.kind, origin.span, finding.fix_safety, _message(finding, "rename"))
-    return None
+    elif action in ("remove", "remove-adaptive-verification", "remove-speculative-config"):
+        edit = "remove"
+    elif action == "rename-to-return-sampling-mask":
+        edit = "rename"
+    else:
+        return None
+    return Target(edit, origin.kind, origin.span, finding.fix_safety, _in_file(_message(finding, edit), origin), path=origin.path)
+
+
+def _in_file(message: str, origin) -> str:
+    if origin is None or origin.path is None:
+        return message
+    from vllm_lint.fix.crossfile import display_path
+
+    return f"{message} in {display_path(origin.path)}"
 
 
 def disable_replay_message() -> str:
@@ -132,19 +143,29 @@ class Offer:
     applicability: str  # "safe" or "unsafe"
 
 
-def offers(source: str | None, findings: list[Finding], version: Version, mode: str, path: str | None, python: bool) -> dict[int, Offer]:
-    """The fix each finding has in this mode, by ``id`` of the finding; no libcst."""
+def offers(
+    source: str | None,
+    findings: list[Finding],
+    version: Version,
+    mode: str,
+    path: str | None,
+    python: bool,
+    elsewhere=None,
+) -> dict[int, Offer]:
+    """The fix each finding has in this mode, by ``id`` of the finding; no libcst.
+
+    ``elsewhere`` (``crossfile.OtherFiles``): fixes may edit other project files."""
     found: dict[int, Offer] = {}
     pending: list[Finding] = []
     for finding in findings:
         fix = finding.fix if python else command_line_fix(finding, mode)
-        if fix is not None and fix.edits:
+        if fix is not None and (fix.edits or fix.elsewhere):
             found[id(finding)] = Offer(fix.message, fix.applicability)
         elif python and fix is None and may_have_fix(finding, mode):
             pending.append(finding)
     if pending and source is not None:
         try:
-            planned = plan(source, pending, version, mode, path)
+            planned = plan(source, pending, version, mode, path, elsewhere)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             planned = []  # a fix we cannot plan is a fix we do not offer
         for item in planned:
@@ -152,14 +173,15 @@ def offers(source: str | None, findings: list[Finding], version: Version, mode: 
     return found
 
 
-def result_offers(results, resolver, mode: str) -> dict[int, Offer]:
+def result_offers(results, resolver, mode: str, elsewhere=None) -> dict[int, Offer]:
     """``offers`` for every linted file (``FileResult``), by ``id`` of the finding."""
     found: dict[int, Offer] = {}
     for result in results:
         if not result.findings:
             continue
         version, _ = resolver.for_path(result.path)
-        found.update(offers(result.source, result.findings, version, mode, result.path, result.is_python))
+        other = elsewhere if result.path != "-" else None
+        found.update(offers(result.source, result.findings, version, mode, result.path, result.is_python, other))
     return found
 
 
@@ -186,7 +208,11 @@ def _analyse(source: str, path: str | None):
     from vllm_lint.python import project_modules
 
     real_path = path if path and path not in ("-", "stdin") else None
-    return analyze_module(tree, real_path, project_modules() if real_path else None)
+    if real_path is None:
+        return analyze_module(tree)
+    project = project_modules()
+    with project.analysing(real_path):  # as the linted file: an import cycle through it is unknown
+        return analyze_module(tree, real_path, project)
 
 
 def _engines_of(source: str, path: str | None, version: Version, findings: list[Finding]) -> tuple[object, dict[int, object]]:
@@ -204,36 +230,42 @@ def _engines_of(source: str, path: str | None, version: Version, findings: list[
     return analysis, engines
 
 
-def _mask_removal(analysis, engine) -> Target | None:
+def _mask_removal(analysis, engine, path: str | None, elsewhere) -> Target | None:
     """``--fix-mode disable-replay``: remove the engine's ``return_sampling_mask`` where it is written."""
     from vllm_lint.rules.base import replay_on
 
     if engine is None or not replay_on(engine):
         return None
     origin = engine.written.get(MASK)
-    if origin is None or origin.path is not None or origin.kind not in EDITABLE_KINDS:
+    if origin is None or origin.kind not in EDITABLE_KINDS:
         return None
-    if origin.container is not None and analysis.shared_container(origin.container):
+    if origin.path is not None:
+        if not _editable_elsewhere(analysis, engine, origin, path, elsewhere):
+            return None
+    elif origin.container is not None and analysis.shared_container(origin.container):
         return None
-    return Target("remove", origin.kind, origin.span, "unsafe", disable_replay_message())
+    message = _in_file(disable_replay_message(), origin)
+    return Target("remove", origin.kind, origin.span, "unsafe", message, path=origin.path)
 
 
-def _inside_shared(analysis, engine, origin) -> bool:
-    """The value at ``origin`` sits inside a dict that feeds more than this engine.
+def _holders(engine, origin) -> tuple[int | None, list[int]] | None:
+    """The dict the value at ``origin`` is written in, and the dicts that hold that one
+    (innermost first); None when the value is not found among the engine's settings.
 
-    The front end checks the dict the value is written in; a dict nested in a
-    shared one (``COMMON = {"speculative_config": {...}}``) is shared too.
+    A dict nested in a shared one (``COMMON = {"speculative_config": {...}}``) is
+    shared too, so an edit is local only when each of them is.
     """
     from vllm_lint.facts import Known, Mapping
 
-    def walk(fact, enclosing: list[int]) -> bool | None:
+    def walk(fact, enclosing: list[int]) -> tuple[int | None, list[int]] | None:
         if not isinstance(fact, Known):
             return None
         # Container ids differ between two runs of the analysis: compare where it was written.
-        if fact.origin is not None and (fact.origin.span, fact.origin.kind) == (origin.span, origin.kind):
-            return any(analysis.shared_container(container) for container in enclosing)
+        here = fact.origin
+        if here is not None and (here.span, here.kind, here.path) == (origin.span, origin.kind, origin.path):
+            return here.container, enclosing[::-1]
         if isinstance(fact.value, Mapping):
-            container = fact.origin.container if fact.origin is not None else None
+            container = here.container if here is not None else None
             inner = enclosing + [container] if container is not None else enclosing
             for item in fact.value.items.values():
                 found = walk(item, inner)
@@ -241,7 +273,33 @@ def _inside_shared(analysis, engine, origin) -> bool:
                     return found
         return None
 
-    return any(walk(fact, []) for fact in engine.fields.values())
+    for fact in engine.fields.values():
+        found = walk(fact, [])
+        if found is not None:
+            return found
+    return None
+
+
+def _inside_shared(analysis, engine, origin) -> bool:
+    """The value at ``origin`` sits inside a dict (of this file) that feeds more than this engine.
+
+    The front end checks the dict the value is written in; here the dicts that hold that one.
+    """
+    holders = _holders(engine, origin)
+    return holders is not None and any(analysis.shared_container(container) for container in holders[1])
+
+
+def _editable_elsewhere(analysis, engine, origin, path: str | None, elsewhere) -> bool:
+    """A value written in another project file may be fixed there (``fix/crossfile.py``)."""
+    if elsewhere is None or path is None or path in ("-", "stdin") or not elsewhere.allowed(origin.path):
+        return False
+    from vllm_lint.fix.crossfile import editable_elsewhere
+
+    holders = _holders(engine, origin)
+    if holders is None or holders[0] is None:
+        return False  # only values written in dicts are fixed in another file
+    own, enclosing = holders
+    return editable_elsewhere(origin, [own, *enclosing], path, analysis.dict_feeds, elsewhere.scans)
 
 
 def _argv_target(analysis, engine, finding: Finding, version: Version, mode: str) -> Target | None:
@@ -283,8 +341,14 @@ def _argv_target(analysis, engine, finding: Finding, version: Version, mode: str
     return Target("argv", "argv", elements[0].span, safety, message, tuple(elements))
 
 
-def plan(source: str, findings: list[Finding], version: Version, mode: str, path: str | None = None) -> list[Planned]:
-    """Every finding that has a fix in this mode, with its edit (whatever its safety)."""
+def plan(
+    source: str, findings: list[Finding], version: Version, mode: str, path: str | None = None, elsewhere=None
+) -> list[Planned]:
+    """Every finding that has a fix in this mode, with its edit (whatever its safety).
+
+    ``elsewhere`` (``crossfile.OtherFiles``) lets edits go to other project files; without
+    it, a finding whose value is written in another file has no fix.
+    """
     disabling = {id(f) for f in findings if mode == DISABLE_REPLAY and f.code in REPLAY_CODES}
     targets = {id(f): keep_replay_target(f) for f in findings if id(f) not in disabling}
     # Findings about a server started from an argv list: their edits are the list's elements.
@@ -304,11 +368,16 @@ def plan(source: str, findings: list[Finding], version: Version, mode: str, path
         if getattr(engine, "parsed", None) is not None and (id(finding) in disabling or id(finding) in launched):
             target = _argv_target(analysis, engine, finding, version, mode)
         elif id(finding) in disabling:
-            target = _mask_removal(analysis, engine)
+            target = _mask_removal(analysis, engine, path, elsewhere)
         else:
             target = targets.get(id(finding))
             if target is not None and target.action != "add":
-                if engine is None or _inside_shared(analysis, engine, finding.origin):
+                if engine is None:
+                    target = None
+                elif target.path is not None:
+                    if not _editable_elsewhere(analysis, engine, finding.origin, path, elsewhere):
+                        target = None
+                elif _inside_shared(analysis, engine, finding.origin):
                     target = None
                 elif target.action == "rename" and (MASK in engine.written or MASK in engine.fields):
                     target = None  # renaming would write return_sampling_mask twice

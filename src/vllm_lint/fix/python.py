@@ -833,6 +833,7 @@ class Outcome:
     remaining: list[Finding] = field(default_factory=list)
     error: str | None = None  # the source is then the original
     converged: bool = True
+    others: list = field(default_factory=list)  # crossfile.OtherFix: other files the fixes edited
 
     @property
     def changed(self) -> bool:
@@ -859,30 +860,67 @@ def fix_source(
     keep: Keep | None = None,
     max_passes: int = MAX_PASSES,
     findings: list[Finding] | None = None,
+    elsewhere=None,
 ) -> Outcome:
-    """Apply every applicable fix, re-checking after each pass."""
+    """Apply every applicable fix, re-checking after each pass.
+
+    ``elsewhere`` (``crossfile.OtherFiles``): fixes may edit the other project files a value
+    was written in; ``Outcome.others`` holds their new text (nothing is written here).
+    """
     current = source
     fixed: list[Finding] = []
     current_findings = findings if findings is not None else lint_source(source, path, version, keep)
     converged = False
     for _ in range(max_passes):
-        chosen = [p for p in plan(current, current_findings, version, mode, path) if applicable(p.target.safety, unsafe)]
+        planned = plan(current, current_findings, version, mode, path, elsewhere)
+        chosen = [p for p in planned if applicable(p.target.safety, unsafe)]
         if not chosen:
             converged = True
             break
-        targets = dedupe(p.target for p in chosen)
-        new, applied = transform(current, targets)
-        if new == current:
+        new, done, problem = _apply_pass(current, dedupe(p.target for p in chosen), path, elsewhere)
+        if problem is not None:
+            if elsewhere is not None:
+                elsewhere.forget()
+            return Outcome(source, [], lint_source(source, path, version, keep), problem)
+        if not done:
             converged = True
             break
-        problem = _parses(new, path)
-        if problem is not None:
-            return Outcome(source, [], lint_source(source, path, version, keep), f"the fixed source does not parse: {problem}")
-        done = {t.key for i, t in enumerate(targets) if i in applied}
         fixed.extend(p.finding for p in chosen if p.target.key in done)
         current = new
         current_findings = lint_source(current, path, version, keep)
-    return Outcome(current, fixed, current_findings, None, converged)
+    others = elsewhere.changed() if elsewhere is not None else []
+    return Outcome(current, fixed, current_findings, None, converged, others)
+
+
+def _apply_pass(current: str, targets: list[Target], path: str, elsewhere) -> tuple[str, set[tuple], str | None]:
+    """One pass of edits: the linted file's new source, the keys of the edits made, a problem.
+
+    Edits in other files change ``elsewhere``'s text of them, so the next analysis reads it.
+    """
+    here = [t for t in targets if t.path is None]
+    new, applied = transform(current, here)
+    done = {here[i].key for i in applied} if new != current else set()
+    if done:
+        problem = _parses(new, path)
+        if problem is not None:
+            return current, set(), f"the fixed source does not parse: {problem}"
+    files: dict[str, list[Target]] = {}
+    for target in targets:
+        if target.path is not None and elsewhere is not None:
+            files.setdefault(target.path, []).append(target)
+    for other_path, group in files.items():
+        text = elsewhere.text(other_path)
+        if text is None:
+            continue
+        other_new, other_applied = transform(text, group)
+        if other_new == text:
+            continue
+        problem = _parses(other_new, other_path)
+        if problem is not None:
+            return current, set(), f"the fixed source of {other_path} does not parse: {problem}"
+        elsewhere.update(other_path, other_new)
+        done |= {group[i].key for i in other_applied}
+    return new, done, None
 
 
 # ------------------------------------------------------------------ edits for output
@@ -920,10 +958,22 @@ def edit_between(old: str, new: str) -> Edit:
     return Edit(_row_col(old, prefix), _row_col(old, len(old) - suffix), new[prefix : len(new) - suffix])
 
 
-def attach_fixes(source: str, findings: list[Finding], version: Version, mode: str, path: str | None = None) -> None:
-    """Fill ``finding.fix`` for every finding with a fix (JSON and ``full`` output show them)."""
-    for item in plan(source, findings, version, mode, path):
-        new, applied = transform(source, [item.target])
-        if not applied or new == source or _parses(new, item.finding.path or "<fix>") is not None:
+def attach_fixes(
+    source: str, findings: list[Finding], version: Version, mode: str, path: str | None = None, elsewhere=None
+) -> None:
+    """Fill ``finding.fix`` for every finding with a fix (JSON and ``full`` output show them).
+
+    A fix in another file (``elsewhere``) has its edits in ``Fix.elsewhere``, by file.
+    """
+    for item in plan(source, findings, version, mode, path, elsewhere):
+        target = item.target
+        text = source if target.path is None else elsewhere.text(target.path)
+        if text is None:
             continue
-        item.finding.fix = Fix(item.target.safety, item.target.message, [edit_between(source, new)])
+        new, applied = transform(text, [target])
+        if not applied or new == text or _parses(new, target.path or item.finding.path or "<fix>") is not None:
+            continue
+        if target.path is None:
+            item.finding.fix = Fix(target.safety, target.message, [edit_between(text, new)])
+        else:
+            item.finding.fix = Fix(target.safety, target.message, [], {target.path: [edit_between(text, new)]})

@@ -1,0 +1,1 @@
+"""A project whose engine settings live in their own module."""

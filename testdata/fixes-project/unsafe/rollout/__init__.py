@@ -1,0 +1,1 @@
+"""Rollout workers whose engine configuration is a module of its own."""
