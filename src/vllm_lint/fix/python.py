@@ -574,9 +574,10 @@ class ReplayFixTransformer(cst.CSTTransformer):
             return updated_node
         if not isinstance(operation.operator, cst.Add) or not isinstance(updated, cst.BinaryOperation):
             return updated_node
-        if isinstance(operation.right, cst.List) and self._start(operation.right) in self._emptied_lists:
+        displays = (cst.List, cst.Tuple)
+        if isinstance(operation.right, displays) and self._start(operation.right) in self._emptied_lists:
             return updated_node.with_changes(value=updated.left)
-        if isinstance(operation.left, cst.List) and self._start(operation.left) in self._emptied_lists:
+        if isinstance(operation.left, displays) and self._start(operation.left) in self._emptied_lists:
             return updated_node.with_changes(value=updated.right)
         return updated_node
 
@@ -585,7 +586,7 @@ class ReplayFixTransformer(cst.CSTTransformer):
         if isinstance(statement, cst.AugAssign):
             return (
                 isinstance(statement.operator, cst.AddAssign)
-                and isinstance(statement.value, cst.List)
+                and isinstance(statement.value, (cst.List, cst.Tuple))
                 and self._start(statement.value) in self._emptied_lists
             )
         if not (isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call)):
@@ -595,7 +596,7 @@ class ReplayFixTransformer(cst.CSTTransformer):
             return False
         value = call.args[0].value
         if call.func.attr.value == "extend":
-            return isinstance(value, cst.List) and self._start(value) in self._emptied_lists
+            return isinstance(value, (cst.List, cst.Tuple)) and self._start(value) in self._emptied_lists
         if call.func.attr.value != "append":
             return False
         found = self._element_edit(value)

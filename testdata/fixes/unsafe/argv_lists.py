@@ -82,3 +82,9 @@ def shell_string():
 async def separate_arguments():
     # Arguments of the call, not elements of a list: reported, not edited.
     await asyncio.create_subprocess_exec("vllm", "serve", MODEL, "--return-sampling-mask", "--logprobs-mode", "processed_logprobs", "--enable-batch-sharded-sampling")
+
+
+def tuples():
+    cmd = ("vllm", "serve", MODEL, "--return-sampling-mask", "--logprobs-mode", "processed_logprobs")
+    cmd += ("--enable-batch-sharded-sampling",)
+    return subprocess.Popen(cmd)
