@@ -217,3 +217,25 @@ def test_documented_command(tmp_path):
     assert "Transformed 1 files successfully." in completed.stderr
     expected = (FIXES / "unsafe" / "logits_processors.py.fixed").read_bytes()
     assert (target / "engines.py").read_bytes() == expected
+
+
+def test_fixes_only_the_file_it_transforms(tmp_path):
+    """libcst's runner hands the codemod one file at a time: a value written in another
+    project file is left to ``vllm-lint check --fix``; the file's own fixes still apply."""
+    project = Path(__file__).resolve().parent.parent / "testdata" / "fixes-project" / "safe"
+    tree = tmp_path / "safe"
+    shutil.copytree(project, tree, ignore=shutil.ignore_patterns("*.fixed", "__pycache__"))
+    settings = tree / "serving" / "settings.py"
+    before = settings.read_bytes()
+    result = parallel_exec_transform_with_prettyprint(
+        FixReplayConfig,
+        [str(tree / "serving" / "worker.py")],
+        codemod_args={"unsafe_fixes": False},
+        jobs=1,
+        format_code=False,
+        hide_progress=True,
+        repo_root=str(tree),
+    )
+    assert (result.successes, result.failures) == (1, 0)
+    assert settings.read_bytes() == before
+    assert 'value = LLM(**VALUE_KWARGS, logprobs_mode="processed_logprobs")' in (tree / "serving" / "worker.py").read_text()
