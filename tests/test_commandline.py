@@ -428,11 +428,11 @@ def test_noqa_on_the_last_line_of_a_continued_command(tmp_path):
     assert found(lint_text(tmp_path, "serve.sh", text)) == [(4, 14, "VLM105")]
 
 
-def test_python_argv_findings_offer_no_python_edit(tmp_path):
+def test_python_argv_findings_point_at_the_list_string(tmp_path):
     text = 'import subprocess\nsubprocess.run(["vllm", "serve", "m", "--return-sampling-mask"])\n'
     result = lint_text(tmp_path, "launch.py", text)
     assert [(f.span.line, f.span.col, f.code) for f in result.findings] == [(2, 38, "VLM105")]
-    assert result.findings[0].span.end_line is None  # not a call the Python fixer could extend
+    assert result.findings[0].span.end_line is None  # not a call to add a keyword to: the list is edited
 
 
 @pytest.mark.parametrize(

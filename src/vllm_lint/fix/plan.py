@@ -302,7 +302,7 @@ def _editable_elsewhere(analysis, engine, origin, path: str | None, elsewhere) -
     return editable_elsewhere(origin, [own, *enclosing], path, analysis.dict_feeds, elsewhere.scans)
 
 
-def _argv_target(analysis, engine, finding: Finding, version: Version, mode: str) -> Target | None:
+def _argv_target(analysis, engine, finding: Finding, version: Version, mode: str, uses: dict) -> Target | None:
     """The edit of a server's argv list written in Python, when it is local to that server."""
     from vllm_lint.fix import argv
 
@@ -324,8 +324,9 @@ def _argv_target(analysis, engine, finding: Finding, version: Version, mode: str
         return None
     safety, message, elements = own
     spans = {edit.span for edit in elements}
-    uses = argv.ListUses(analysis.tree)
-    if not all(uses.private(span) for span in spans):
+    if "module" not in uses:  # one reading of the module's lists per plan
+        uses["module"] = argv.ListUses(analysis.tree)
+    if not all(uses["module"].private(span) for span in spans):
         return None
     # The same list may reach other servers (a helper called twice): each must get this very fix.
     from vllm_lint.checker import check_facts
@@ -363,10 +364,11 @@ def plan(
     ]
     analysis, engines = _engines_of(source, path, version, located) if located else (None, {})
     planned: list[Planned] = []
+    list_uses: dict = {}
     for finding in findings:
         engine = engines.get(id(finding))
         if getattr(engine, "parsed", None) is not None and (id(finding) in disabling or id(finding) in launched):
-            target = _argv_target(analysis, engine, finding, version, mode)
+            target = _argv_target(analysis, engine, finding, version, mode, list_uses)
         elif id(finding) in disabling:
             target = _mask_removal(analysis, engine, path, elsewhere)
         else:
