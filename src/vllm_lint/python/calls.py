@@ -271,10 +271,13 @@ class CallsMixin:
             self._eval(keyword.value)
 
     def _args_escape(self, node: ast.Call) -> None:
-        for arg in node.args:
-            self._escape(self._eval(arg.value if isinstance(arg, ast.Starred) else arg))
-        for keyword in node.keywords:
-            self._escape(self._eval(keyword.value))
+        """The arguments go to code we cannot see: it may change any container it is given."""
+        given = [(self._eval(arg.value), False) if isinstance(arg, ast.Starred) else (self._eval(arg), True) for arg in node.args]
+        given += [(self._eval(k.value), k.arg is not None) for k in node.keywords]
+        for value, whole in given:
+            self._escape(value)
+            if whole and isinstance(value, ListObj):
+                value.forget()  # ``configure(flags)`` may add or remove flags (``*flags`` passes a copy)
 
     def _forget_volatile(self) -> None:
         for name in self._volatile:

@@ -20,7 +20,9 @@ from vllm_lint.launch.project import outside_project, project_root
 
 MAX_MODULE_BYTES = 2 * 1024 * 1024
 MAX_IMPORT_DEPTH = 3
-_IMPORT_RE = re.compile(rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import|import[ \t]+([\w.]+))", re.M)
+_IMPORT_RE = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*\(?([\w \t,]*)|import[ \t]+([\w.]+))", re.M
+)
 
 
 @dataclass(frozen=True)
@@ -106,17 +108,23 @@ class ProjectModules:
         """Whether a file imports a project module whose text passes ``relevant``."""
         if outside_project(importer):
             return False  # its imports could only reach installed packages or vLLM itself
-        for relative, absolute in _IMPORT_RE.findall(data):
+        for relative, names, absolute in _IMPORT_RE.findall(data):
             spec = (relative or absolute).decode("ascii", "replace")
             level = len(spec) - len(spec.lstrip("."))
             module = spec[level:] or None
-            found = self.find(importer, module, level)
-            if found is None and module and level == 0 and "." in module:
-                found = self.find(importer, module.rsplit(".", 1)[0], 0)
-            if found is not None:
-                text = self._text(found)
-                if text is not None and relevant(text):
-                    return True
+            candidates = [self.find(importer, module, level)]
+            if candidates[0] is None and module and level == 0 and "." in module:
+                candidates.append(self.find(importer, module.rsplit(".", 1)[0], 0))
+            # ``from pkg import settings``: the names may be submodules.
+            for name in names.decode("ascii", "replace").split(","):
+                name = name.split()[0] if name.split() else ""
+                if name.isidentifier():
+                    candidates.append(self.find(importer, f"{module}.{name}" if module else name, level))
+            for found in candidates:
+                if found is not None:
+                    text = self._text(found)
+                    if text is not None and relevant(text):
+                        return True
         return False
 
     # -------------------------------------------------------------- analysing
