@@ -206,8 +206,14 @@ class EngineFacts:
         return name in self.written or isinstance(self.fields.get(name), Known)
 
     def location_of(self, name: str) -> Span:
-        """Where the setting is written in the constructor call itself, else the anchor."""
-        return _location(self.written.get(name), self.anchor)
+        """Where the setting is written in the constructor call itself, else the anchor.
+
+        An engine built for a call (``built_at``) is reported in the caller's file: a value
+        written there, wherever in it, is where the finding points."""
+        origin = self.written.get(name)
+        if self.built_at is not None and origin is not None and origin.path is None:
+            return origin.span
+        return _location(origin, self.anchor)
 
 
 @dataclass

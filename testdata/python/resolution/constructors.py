@@ -26,8 +26,8 @@ class BaseGenerationWorker:
 
     def _load_model(self):
         llm_kwargs = dict(model=self.config["model"], enforce_eager=True)
-        llm_kwargs.update(return_sampling_mask=True, speculative_config={"method": "dspark", "num_speculative_tokens": 4, "enable_adaptive_verification": True})
-        self._create_engine(llm_kwargs)  # expect: VLM102
+        llm_kwargs.update(return_sampling_mask=True, speculative_config={"method": "dspark", "num_speculative_tokens": 4, "enable_adaptive_verification": True})  # expect: VLM102
+        self._create_engine(llm_kwargs)
 
     def _create_engine(self, llm_kwargs):
         raise NotImplementedError

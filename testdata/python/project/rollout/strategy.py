@@ -11,12 +11,12 @@ class InferenceStrategy:
         self.model = create_async_llm(model=model_path, **engine_config)
 
     def initialize_replay(self, model_path):
-        return create_async_llm(  # expect: VLM105
+        return create_async_llm(
             model=model_path,
             enable_sleep_mode=True,
             return_sampling_mask=True,
-            logprobs_mode="raw_logprobs",
-        )  # the call is where the finding is reported
+            logprobs_mode="raw_logprobs",  # expect: VLM105
+        )
 
     def initialize_valid(self, model_path):
         return create_async_llm(model=model_path, return_sampling_mask=True, logprobs_mode="processed_logprobs")
