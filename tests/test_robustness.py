@@ -216,3 +216,50 @@ def test_file_deleted_after_discovery(tmp_path, monkeypatch, capsys):
     assert code == 1
     assert f"{gone}: cannot parse: cannot read" in out
     assert "kept.py" not in out
+
+
+# ------------------------------------------------------- deep and large input
+
+ENGINE = 'llm = LLM("m", return_sampling_mask=True)\n'
+
+
+def _nested_overrides(depth: int) -> str:
+    """``hf_overrides={"a": {"a": ... "x" ...}}``, ``depth`` dicts deep: libcst recurses on it."""
+    return "from vllm import LLM\n" + 'llm = LLM("m", return_sampling_mask=True, hf_overrides=' + '{"a": ' * depth + '"x"' + "}" * depth + ")\n"
+
+
+def test_a_file_too_deep_to_fix_is_reported_and_the_others_are_fixed(tmp_path):
+    deep = _nested_overrides(150)
+    (tmp_path / "deep.py").write_text(deep)
+    (tmp_path / "ok.py").write_text("from vllm import LLM\n" + ENGINE)
+    fixed = 'llm = LLM("m", return_sampling_mask=True, logprobs_mode="processed_logprobs")\n'
+
+    result = run_cli("--diff", ".", cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 1
+    assert "+" + fixed in result.stdout
+    assert [line for line in result.stderr.splitlines() if "deep.py" in line] == [
+        "vllm-lint: error: deep.py: too deeply nested to fix; file left unchanged"
+    ]
+
+    result = run_cli("--fix", ".", cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 1  # deep.py's finding remains
+    assert (tmp_path / "ok.py").read_text() == "from vllm import LLM\n" + fixed
+    assert (tmp_path / "deep.py").read_text() == deep
+    assert result.stderr.count("too deeply nested to fix") == 1
+
+
+def test_the_codemod_warns_about_a_file_too_deep_to_fix(tmp_path):
+    (tmp_path / "deep.py").write_text(_nested_overrides(150))
+    (tmp_path / "ok.py").write_text("from vllm import LLM\n" + ENGINE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    completed = subprocess.run(
+        [sys.executable, "-m", "libcst.tool", "codemod", "-x", "vllm_lint.fix.codemod.FixReplayConfig",
+         "--no-format", "--hide-progress", "-j", "1", "."],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=TIMEOUT,
+    )  # fmt: skip
+    assert "Traceback" not in completed.stderr, completed.stderr
+    assert "WARNING: too deeply nested to fix" in completed.stderr
+    assert "Failed to codemod 0 files." in completed.stderr
+    assert "logprobs_mode" in (tmp_path / "ok.py").read_text()

@@ -868,9 +868,30 @@ def fix_source(
     ``elsewhere`` (``crossfile.OtherFiles``): fixes may edit the other project files a value
     was written in; ``Outcome.others`` holds their new text (nothing is written here).
     """
+    current_findings = findings if findings is not None else lint_source(source, path, version, keep)
+    try:
+        return _fix_passes(source, path, version, unsafe, mode, keep, max_passes, current_findings, elsewhere)
+    except (RecursionError, MemoryError):
+        # libcst recurses once per level of nesting: a literal nested too deeply for it
+        # leaves this file unfixed (one diagnostic), not the whole run aborted.
+        if elsewhere is not None:
+            elsewhere.forget()
+        return Outcome(source, [], current_findings, "too deeply nested to fix")
+
+
+def _fix_passes(
+    source: str,
+    path: str,
+    version: Version,
+    unsafe: bool,
+    mode: str,
+    keep: Keep | None,
+    max_passes: int,
+    current_findings: list[Finding],
+    elsewhere,
+) -> Outcome:
     current = source
     fixed: list[Finding] = []
-    current_findings = findings if findings is not None else lint_source(source, path, version, keep)
     converged = False
     for _ in range(max_passes):
         planned = plan(current, current_findings, version, mode, path, elsewhere)
