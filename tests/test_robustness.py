@@ -112,6 +112,14 @@ LLM("m", return_sampling_mask=True, logits_processors=items, **nested)
 # ------------------------------------------------------------------ bad files
 
 
+def _parses(source: bytes) -> bool:
+    try:
+        ast.parse(source)
+    except (SyntaxError, RecursionError, MemoryError):
+        return False
+    return True
+
+
 def _write_bad_files(root: Path) -> dict[str, str]:
     """Bad files under ``root``; the value is text the file's diagnostic must contain."""
     expected: dict[str, str] = {}
@@ -127,7 +135,9 @@ def _write_bad_files(root: Path) -> dict[str, str]:
     put("deep_parens.py", RELEVANT + b"x = " + b"(" * 10_000 + b")" * 10_000 + b"\n", "cannot parse")
     put("deep_lists.py", RELEVANT + b"x = " + b"[" * 10_000 + b"]" * 10_000 + b"\n", "cannot parse")
     put("deep_calls.py", RELEVANT + b"x = " + b"f(" * 10_000 + b")" * 10_000 + b"\n", "cannot parse")
-    put("deep_binop.py", RELEVANT + b"x = " + b" + ".join([b"1"] * 10_000) + b"\n", "cannot parse")
+    # Python 3.10 parses a chain this long (and the analysis follows it); later versions do not.
+    deep_binop = RELEVANT + b"x = " + b" + ".join([b"1"] * 10_000) + b'\nLLM("m", return_sampling_mask=True)\n'
+    put("deep_binop.py", deep_binop, "VLM105" if _parses(deep_binop) else "cannot parse")
     put(
         "deep_blocks.py",
         RELEVANT + b"".join(b" " * i + b"if x:\n" for i in range(300)) + b" " * 300 + b"pass\n",
@@ -263,3 +273,61 @@ def test_the_codemod_warns_about_a_file_too_deep_to_fix(tmp_path):
     assert "WARNING: too deeply nested to fix" in completed.stderr
     assert "Failed to codemod 0 files." in completed.stderr
     assert "logprobs_mode" in (tmp_path / "ok.py").read_text()
+
+
+SELF_REFERENCE = """import os
+from vllm import LLM
+node = [os]
+node.append(node)  # a list that holds itself, as in CPython's test.support
+if hasattr(os, "register_at_fork"):  # then a branch: its two paths are joined
+    pass
+llm = LLM("m", return_sampling_mask=True)
+"""
+
+
+def test_a_list_that_holds_itself_keeps_the_findings_of_its_file(tmp_path):
+    from vllm_lint.python import analyze_tree
+
+    findings = analyze_tree(ast.parse(SELF_REFERENCE), NEWEST_VERSION)
+    assert [(f.span.line, f.code) for f in findings] == [(7, "VLM105")]
+
+    (tmp_path / "cycle.py").write_text(SELF_REFERENCE)
+    result = run_cli("--output-format", "concise", "cycle.py", cwd=tmp_path)
+    assert result.stdout.startswith("cycle.py:7:7: VLM105 "), result.stdout
+    flake8 = subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "VLM", "cycle.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
+    )  # fmt: skip
+    assert flake8.stdout.startswith("cycle.py:7:7: VLM105 "), flake8.stdout + flake8.stderr
+    pytest.importorskip("pylint")
+    pylint = subprocess.run(
+        [sys.executable, "-m", "pylint", "--load-plugins=vllm_lint.pylint", "--disable=all", "--enable=vllm-lint",
+         "--persistent=n", "--score=n", "cycle.py"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT,
+    )  # fmt: skip
+    assert "VLM105" in pylint.stdout, pylint.stdout + pylint.stderr
+
+
+def test_a_long_concatenation_keeps_the_findings_of_its_file(tmp_path):
+    parts = " + ".join(['"a"'] * 500)
+    source = f"from vllm import LLM\nprefix = {parts}\nllm = LLM(prefix, return_sampling_mask=True)\n"
+    from vllm_lint.python import analyze_tree
+
+    assert [f.code for f in analyze_tree(ast.parse(source), NEWEST_VERSION)] == ["VLM105"]
+    (tmp_path / "long.py").write_text(source)
+    result = run_cli("--output-format", "concise", "long.py", cwd=tmp_path)
+    assert result.stdout.startswith("long.py:3:7: VLM105 "), result.stdout + result.stderr
+
+
+def test_a_long_concatenation_is_still_evaluated():
+    """The chain is folded, not given up on: the value it builds is known."""
+    parts = " + ".join(['"0"'] + ['""'] * 499)
+    source = (
+        "import os\nfrom vllm import LLM\n"
+        f'os.environ["VLLM_USE_V2_MODEL_RUNNER"] = {parts}\n'
+        'llm = LLM("m", return_sampling_mask=True, logprobs_mode="processed_logprobs")\n'
+    )
+    from vllm_lint.python import analyze_tree
+    from vllm_lint.versions import Version
+
+    assert [f.code for f in analyze_tree(ast.parse(source), Version(0, 33))] == ["VLM101"]

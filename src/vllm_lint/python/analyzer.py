@@ -29,6 +29,7 @@ from vllm_lint.python.instances import InstancesMixin, builds_engine
 from vllm_lint.python.project import ProjectModule, ProjectModules
 from vllm_lint.python.state import (
     ENV_UNSET,
+    MAX_DEPTH,
     MAX_INLINED_CALLS,
     MAX_UNROLLED_ITEMS,
     MAX_UNROLLED_ITERATIONS,
@@ -620,10 +621,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                 env[key] = UNKNOWN
         return State(names, env, env_open)
 
-    def _join_values(self, values: list[object], memo: dict) -> object:
+    def _join_values(self, values: list[object], memo: dict, depth: int = 0) -> object:
         first = values[0]
-        if any(v is MISSING for v in values):
-            return UNKNOWN
+        if any(v is MISSING for v in values) or depth > MAX_DEPTH:
+            return UNKNOWN  # too deep to follow: this one value is unknown, not the file
         if all(v is first for v in values):
             return first
         if isinstance(first, DictObj) and all(isinstance(v, DictObj) and v.alloc == first.alloc for v in values):
@@ -632,14 +633,18 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             joined = DictObj({}, all(v.complete for v in values), first.alloc)
             memo[first.alloc] = joined
             for key in dict.fromkeys(k for v in values for k in v.items):
-                joined.items[key] = self._join_slots([v.items.get(key) for v in values], [v.complete for v in values], memo)
+                joined.items[key] = self._join_slots(
+                    [v.items.get(key) for v in values], [v.complete for v in values], memo, depth + 1
+                )
             joined.escaped = any(v.escaped for v in values)
             joined.attribute_access = first.attribute_access
             return joined
         if isinstance(first, ObjectArgs) and all(isinstance(v, ObjectArgs) and v.node is first.node for v in values):
             joined = ObjectArgs(first.kind, first.node, first.anchor, {}, any(v.open for v in values), first.env)
             for key in dict.fromkeys(k for v in values for k in v.slots):
-                joined.slots[key] = self._join_slots([v.slots.get(key) for v in values], [not v.open for v in values], memo)
+                joined.slots[key] = self._join_slots(
+                    [v.slots.get(key) for v in values], [not v.open for v in values], memo, depth + 1
+                )
             joined.facts = first.facts
             joined.fields = first.fields
             joined.built_at = first.built_at
@@ -647,12 +652,14 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         if isinstance(first, ListObj) and all(
             isinstance(v, ListObj) and v.alloc == first.alloc and len(v.elems) == len(first.elems) for v in values
         ):
-            return ListObj(
-                [self._join_values(list(items), memo) for items in zip(*(v.elems for v in values))],
-                all(v.exact for v in values),
-                first.node,
-                first.alloc,
-            )
+            if first.alloc in memo:  # a list that holds itself joins to the list being built
+                return memo[first.alloc]
+            joined_list = ListObj([], all(v.exact for v in values), first.node, first.alloc)
+            memo[first.alloc] = joined_list
+            joined_list.elems = [
+                self._join_values(list(items), memo, depth + 1) for items in zip(*(v.elems for v in values))
+            ]
+            return joined_list
         if all(same_constant(v, first) for v in values):
             return first
         if all(type(v) is type(first) and v == first for v in values) and isinstance(
@@ -665,14 +672,14 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             return OneOf.of([(v, None) for v in values])  # a value per path
         return UNKNOWN
 
-    def _join_slots(self, slots: list[Slot | None], complete: list[bool], memo: dict) -> Slot:
+    def _join_slots(self, slots: list[Slot | None], complete: list[bool], memo: dict, depth: int = 0) -> Slot:
         """One key of a dict (or field of an object) after a branch: ``None`` where a path did not set it."""
         present = [slot for slot in slots if slot is not None]
         if any(slot is None and not whole for slot, whole in zip(slots, complete)):
             return Slot(UNKNOWN, None)  # that path's dict may hold the key with any value
         origins = {slot.origin for slot in present}
         if len(origins) == 1:
-            value = self._join_values([slot.value for slot in present], memo)
+            value = self._join_values([slot.value for slot in present], memo, depth)
             options = [(value, None)]
             origin = present[0].origin
         else:

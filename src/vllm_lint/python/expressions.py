@@ -297,7 +297,16 @@ class ExpressionsMixin:
         return result
 
     def _eval_BinOp(self, node: ast.BinOp) -> object:
-        return self._binop(node.op, self._eval(node.left), self._eval(node.right))
+        # ``"a" + "b" + ...`` nests to the left: fold it in a loop, so that a long chain
+        # is evaluated like a short one instead of exhausting the recursion limit.
+        chain = []
+        while isinstance(node, ast.BinOp):
+            chain.append(node)
+            node = node.left
+        value = self._eval(node)
+        for link in reversed(chain):
+            value = self._binop(link.op, value, self._eval(link.right))
+        return value
 
     def _binop(self, op: ast.operator, left: object, right: object) -> object:
         if isinstance(op, ast.BitOr) and isinstance(left, DictObj) and isinstance(right, DictObj):

@@ -17,7 +17,17 @@ def is_import_error_handler(handler: ast.ExceptHandler) -> bool:
     )
 
 
-class Touched(ast.NodeVisitor):
+class _ChainVisitor(ast.NodeVisitor):
+    """A visitor that walks ``a + b + ...`` (nested to the left) in a loop, not by recursion."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        while isinstance(node, ast.BinOp):
+            self.visit(node.right)
+            node = node.left
+        self.visit(node)
+
+
+class Touched(_ChainVisitor):
     """Names a block may rebind or mutate, and whether it touches os.environ."""
 
     MUTATORS = frozenset(
@@ -104,7 +114,7 @@ def touched_by(nodes: list[ast.AST], call_arguments: bool = True) -> Touched:
     return visitor
 
 
-class _ScopeNames(ast.NodeVisitor):
+class _ScopeNames(_ChainVisitor):
     """Names bound anywhere in a function body (Python makes them local)."""
 
     def __init__(self) -> None:
