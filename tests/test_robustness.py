@@ -331,3 +331,36 @@ def test_a_long_concatenation_is_still_evaluated():
     from vllm_lint.versions import Version
 
     assert [f.code for f in analyze_tree(ast.parse(source), Version(0, 33))] == ["VLM101"]
+
+
+YAML_ENGINE = "# vllm serve --return-sampling-mask\n"
+
+
+def test_a_yaml_alias_bomb_is_one_diagnostic(tmp_path):
+    lines = [YAML_ENGINE + "a0: &a0 [vllm, serve, --return-sampling-mask]"]
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 8) + "]" for i in range(1, 10)]
+    (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\ncommand: *a9\n")
+    (tmp_path / "loop.yaml").write_text(YAML_ENGINE + "a: &a [vllm, serve, --return-sampling-mask, *a]\n")
+    (tmp_path / "pod.yaml").write_text(
+        "x: &flags [--return-sampling-mask]\n"
+        "containers:\n  - image: vllm/vllm-openai:v0.34.0\n    args: *flags\n"
+    )
+    result = run_cli("--output-format", "concise", ".", cwd=tmp_path)  # the timeout guards against a hang
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    (bomb,) = [line for line in lines if line.startswith("bomb.yaml")]
+    assert "invalid YAML: YAML aliases expand this document by more than 100,000 nodes" in bomb
+    (loop,) = [line for line in lines if line.startswith("loop.yaml")]
+    assert "invalid YAML: a YAML alias refers to a node that contains it (line 2)" in loop
+    assert any(line.startswith("pod.yaml:1:12: VLM105") for line in lines), lines
+
+
+def test_a_vllm_config_file_with_an_alias_bomb_is_unknown(tmp_path):
+    """``--config bomb.yaml``: a file vLLM would not read tells nothing; the run finishes."""
+    lines = ["a0: &a0 [x, y]"] + [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 8) + "]" for i in range(1, 10)]
+    (tmp_path / "bomb.yaml").write_text("\n".join(lines) + "\nmax-model-len: *a9\n")
+    (tmp_path / "serve.sh").write_text("#!/bin/sh\nvllm serve m --config bomb.yaml --return-sampling-mask\n")
+    result = run_cli("--output-format", "concise", "serve.sh", cwd=tmp_path)  # the timeout guards against a hang
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (result.returncode, result.stdout) == (0, "All checks passed!\n")  # the config may set logprobs-mode

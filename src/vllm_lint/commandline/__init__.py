@@ -325,9 +325,12 @@ def analyse(ctx: Context, kind: str) -> None:
         import yaml
 
         from vllm_lint.commandline import yamlfile
+        from vllm_lint.launch.yamlsrc import AliasError
 
         try:
             yamlfile.collect(ctx)
+        except AliasError as error:
+            raise ParseError(f"invalid YAML: {error.reason} (line {error.line})", error.line) from None
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
             line = mark.line + 1 if mark is not None else 1

@@ -23,16 +23,79 @@ def loader():
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# Aliases let a few lines stand for billions of nodes (``&a [*a, *a, ...]`` nested): a
+# document may grow by this many nodes through its aliases, and may not contain itself.
+MAX_ALIAS_NODES = 100_000
+
+
+class AliasError(ValueError):
+    """A document whose aliases expand without bound: an alias bomb or a node that holds itself."""
+
+    def __init__(self, reason: str, line: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+
+
 def compose_all(text: str):
     import yaml
 
-    return yaml.compose_all(text, Loader=loader())
+    for document in yaml.compose_all(text, Loader=loader()):
+        check_aliases(document)
+        yield document
 
 
 def compose_document(text: str):
     import yaml
 
-    return yaml.compose(text, Loader=loader())
+    document = yaml.compose(text, Loader=loader())
+    check_aliases(document)
+    return document
+
+
+def check_aliases(root) -> None:
+    """Raise ``AliasError`` when ``root``, with its aliases expanded, holds itself or grows
+    by more than ``MAX_ALIAS_NODES`` nodes.  Sizes are counted once per node (memoised), so
+    the check costs what the written document costs."""
+    if root is None:
+        return
+    sizes: dict[int, int] = {}  # expanded size of each finished node
+    open_nodes: set[int] = set()  # nodes on the current path: reaching one again is a cycle
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if children_done:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(child)] for child in children)
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise AliasError("a YAML alias refers to a node that contains it", node.start_mark.line + 1)
+        open_nodes.add(key)
+        stack.append((node, True))
+        for child in children:
+            if id(child) in open_nodes:
+                raise AliasError("a YAML alias refers to a node that contains it", child.start_mark.line + 1)
+            if id(child) not in sizes:
+                stack.append((child, False))
+    if sizes[id(root)] - len(sizes) > MAX_ALIAS_NODES:
+        raise AliasError(
+            f"YAML aliases expand this document by more than {MAX_ALIAS_NODES:,} nodes (an alias bomb?)",
+            root.start_mark.line + 1,
+        )
+
+
+def _children(node) -> list:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    return []
 
 
 def constructor():
