@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 from fixtures import TESTDATA, target_version
 
-from vllm_lint.commandline import MAX_ANALYSED_BYTES, lint_command_file
+from vllm_lint.commandline import lint_command_file
 from vllm_lint.commandline.kinds import command_file_kind
 from vllm_lint.lint import file_kind, lint_file
+from vllm_lint.sources import MAX_ANALYSED_BYTES
 from vllm_lint.versions import Version
 
 V033 = Version(0, 33)

@@ -143,12 +143,12 @@ def _write_bad_files(root: Path) -> dict[str, str]:
         RELEVANT + b"".join(b" " * i + b"if x:\n" for i in range(300)) + b" " * 300 + b"pass\n",
         "cannot parse",
     )
-    # 50 MB that parses: the finding in its second line is its diagnostic.
+    # 50 MB that parses: over the analysis limit, so it is reported, not parsed.
     padding = b"# padding of a big generated file ........................................\n"
     put(
         "big.py",
         b'from vllm import LLM\nllm = LLM("m", return_sampling_mask=True)\n' + padding * (50 * 2**20 // len(padding)),
-        "VLM105",
+        "too large to analyse",
     )
     # Over the size limit: reported without being read (a sparse file costs no disk).
     with open(root / "huge.py", "wb") as handle:
@@ -364,3 +364,20 @@ def test_a_vllm_config_file_with_an_alias_bomb_is_unknown(tmp_path):
     result = run_cli("--output-format", "concise", "serve.sh", cwd=tmp_path)  # the timeout guards against a hang
     assert "Traceback" not in result.stderr, result.stderr
     assert (result.returncode, result.stdout) == (0, "All checks passed!\n")  # the config may set logprobs-mode
+
+
+def test_files_over_the_analysis_limit_are_reported_not_parsed(tmp_path):
+    from vllm_lint.sources import MAX_ANALYSED_BYTES, MAX_FILE_BYTES
+
+    padding = b"# generated ...........................................................\n"
+    body = padding * (MAX_ANALYSED_BYTES // len(padding) + 1)
+    (tmp_path / "big.py").write_bytes(b"from vllm import LLM\n" + ENGINE.encode() + body)
+    (tmp_path / "big.sh").write_bytes(b"vllm serve m --return-sampling-mask\n" + body)
+    (tmp_path / "unrelated.py").write_bytes(body)  # cannot hold a finding: skipped, as any such file
+    sizes = [(tmp_path / name).stat().st_size for name in ("big.py", "big.sh")]
+    result = run_cli("--output-format", "concise", "--quiet", ".", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = sorted(result.stdout.splitlines())
+    assert [line.split(":", 1)[0] for line in lines] == ["big.py", "big.sh"], lines
+    assert all(f"file too large to analyse ({size} bytes; limit 4 MiB)" in line for line, size in zip(lines, sizes))
+    assert MAX_ANALYSED_BYTES < MAX_FILE_BYTES

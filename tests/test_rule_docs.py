@@ -74,8 +74,7 @@ def test_readme_documents_every_option_limit_and_front_end():
 
     from fixtures import TESTDATA
     from vllm_lint.cli import build_parser
-    from vllm_lint.commandline import MAX_ANALYSED_BYTES
-    from vllm_lint.sources import MAX_FILE_BYTES
+    from vllm_lint.sources import MAX_ANALYSED_BYTES, MAX_FILE_BYTES
 
     readme = (TESTDATA.parent / "README.md").read_text(encoding="utf-8")
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))

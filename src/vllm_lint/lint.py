@@ -10,7 +10,7 @@ import ast
 
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.noqa import NoqaReport, may_have_directives
-from vllm_lint.sources import FileResult, decode_python, read_file
+from vllm_lint.sources import MAX_ANALYSED_BYTES, FileResult, decode_python, read_file, too_large_to_analyse
 from vllm_lint.versions import Version
 
 
@@ -41,11 +41,15 @@ def syntax_error_reason(error: SyntaxError) -> str:
     return f"syntax error: {error.msg}{where}"
 
 
-def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True) -> FileResult:
+def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True, size_limit: bool = True) -> FileResult:
+    """``size_limit=False``: analyse a file of any size (a host that has parsed it already)."""
     from vllm_lint.python import needs_analysis
 
     result = FileResult(path, kind="python")
     if not needs_analysis(data, path):
+        return result
+    if size_limit and len(data) > MAX_ANALYSED_BYTES:
+        result.error = too_large_to_analyse(path, len(data))
         return result
     if b"\0" in data:
         result.error = FileError(path, "binary file (contains NUL bytes)")

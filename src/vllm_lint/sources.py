@@ -16,7 +16,15 @@ from vllm_lint.findings import FileError, Finding
 if TYPE_CHECKING:
     from vllm_lint.noqa import NoqaReport
 
-MAX_FILE_BYTES = 64 * 1024 * 1024  # larger files are reported, not read
+# Larger files are reported, not read.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+# Larger files that may hold a finding are reported, not parsed: parsing and analysing
+# dense code takes a few hundred bytes of memory per byte of source.
+MAX_ANALYSED_BYTES = 4 * 1024 * 1024
+
+
+def too_large_to_analyse(path: str, size: int) -> FileError:
+    return FileError(path, f"file too large to analyse ({size} bytes; limit {MAX_ANALYSED_BYTES // 2**20} MiB)")
 
 
 @dataclass

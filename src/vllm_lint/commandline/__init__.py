@@ -27,7 +27,6 @@ _RELEVANT = re.compile(rb"sampling.mask|trace.replay|batch.sharded.sampling")
 # vLLM, Dynamo, or python (a project's server wrapper: python -m pkg.server / python server.py).
 _LAUNCHER = re.compile(rb"vllm|dynamo|python")
 _VLLM = re.compile(rb"vllm|dynamo")
-MAX_ANALYSED_BYTES = 8 * 1024 * 1024
 
 
 def may_have_findings(data: bytes, kind: str) -> bool:
@@ -255,7 +254,7 @@ def _copy_word(word: Word) -> Word:
 
 def lint_command_file(path: str, data: bytes, kind: str, version_for):
     """Lint a shell script, Dockerfile or YAML file (``lint.lint_file`` calls this)."""
-    from vllm_lint.sources import FileResult
+    from vllm_lint.sources import MAX_ANALYSED_BYTES, FileResult, too_large_to_analyse
 
     result = FileResult(path, kind=kind)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
@@ -263,7 +262,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     if not may_have_findings(data, kind):
         return result
     if len(data) > MAX_ANALYSED_BYTES:
-        result.error = FileError(path, f"file too large to analyse ({len(data)} bytes; limit {MAX_ANALYSED_BYTES})")
+        result.error = too_large_to_analyse(path, len(data))
         return result
     if b"\0" in data:
         result.error = FileError(path, "binary file (contains NUL bytes)")

@@ -72,7 +72,8 @@ class VllmLintChecker(BaseChecker):
         except (OSError, AttributeError):
             return
         # pylint reports syntax errors itself; its disable comments apply on top of noqa ones.
-        result = lint_python_bytes(path, data, self._resolver.for_path)
+        # It has parsed the module already, so vllm-lint's own size limit does not apply.
+        result = lint_python_bytes(path, data, self._resolver.for_path, size_limit=False)
         lines = source_lines(result.source) if result.findings and result.source is not None else []
 
         def column(line: int | None, byte_col: int | None) -> int | None:
