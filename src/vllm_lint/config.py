@@ -1,15 +1,17 @@
 """Settings: ``[tool.vllm-lint]`` in pyproject.toml, and the target vLLM version.
 
 The target version of a file is, in order: ``--target-version``; the
-``target-version`` setting; the project's pinned requirement (``vllm==X`` or
-``vllm~=X`` in a pyproject.toml or requirements*.txt in the file's folder or
-above it); the installed vLLM's version; else the newest release the rules know.
+``target-version`` setting; for a command in a Dockerfile or a Kubernetes or
+compose manifest, the tag of the vLLM image it runs in; the nearest
+requirement that fixes a release (``pins.py``: ``vllm==X``, ``vllm>=0.31,<0.32``
+in a pyproject.toml or requirements*.txt in the file's folder or above it, up
+to the repository's root); the installed vLLM's version; else the newest
+release the rules know.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,14 +37,13 @@ DEFAULT_EXCLUDES = (
     "dist",
     "*.egg-info",
 )
-_PIN_RE = re.compile(r"^\s*vllm\s*(?:\[[^\]]*\])?\s*(==|~=|===)\s*v?([0-9][0-9A-Za-z.+!-]*)", re.I)
 
 
 class ConfigError(ValueError):
     """A setting that cannot be used (exit code 2)."""
 
 
-def _load_toml(path: Path) -> dict:
+def load_toml(path: Path) -> dict:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - exercised on Python 3.10
@@ -106,7 +107,7 @@ def find_config(start: Path) -> Path | None:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file():
             try:
-                data = _load_toml(pyproject)
+                data = load_toml(pyproject)
             except (OSError, ValueError):
                 continue
             if CONFIG_SECTION in data.get("tool", {}):
@@ -120,7 +121,7 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
     if path is None:
         return settings
     try:
-        data = _load_toml(path)
+        data = load_toml(path)
     except (OSError, ValueError) as error:
         raise ConfigError(f"{path}: cannot read: {error}") from error
     table = data.get("tool", {}).get(CONFIG_SECTION, {})
@@ -156,26 +157,39 @@ class VersionResolver:
     def __init__(self, explicit: Version | None = None, explicit_source: str = "") -> None:
         self.explicit = explicit
         self.explicit_source = explicit_source
-        self._by_dir: dict[Path, tuple[Version, str] | None] = {}
+        self._by_dir: dict[Path, tuple[Version, str] | str | None] = {}
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
         if self.explicit is not None:
-            return self.explicit, self.explicit_source
+            return Target(self.explicit, self.explicit_source, explicit=True)
+        note = ""
         if path and path not in ("-", "stdin"):
             pinned = self._pinned(Path(path).resolve().parent)
+            if isinstance(pinned, tuple):
+                return Target(*pinned)
             if pinned is not None:
-                return pinned
+                note = f"; {pinned}"
         installed = self._installed_version()
         if installed is not None:
-            return installed
-        return NEWEST_VERSION, "the newest vLLM release the rules know"
+            return Target(installed[0], installed[1] + note)
+        return Target(NEWEST_VERSION, "the newest vLLM release the rules know" + note)
 
-    def _pinned(self, directory: Path) -> tuple[Version, str] | None:
+    def _pinned(self, directory: Path) -> tuple[Version, str] | str | None:
+        """The nearest folder's pin and why, a note when its requirements disagree, or None."""
         if directory in self._by_dir:
             return self._by_dir[directory]
-        found = _pin_in(directory)
-        if found is None and directory.parent != directory and not (directory / ".git").exists():
+        from vllm_lint.pins import pins_in
+
+        found: tuple[Version, str] | str | None = None
+        pins = pins_in(directory)
+        if pins and all(pin.release == pins[0].release for pin in pins):
+            found = (pins[0].version, f"the pinned requirement in {pins[0].path} ({pins[0].requirement})")
+        elif pins:
+            # Two releases at the same distance: neither is the project's, so neither is used.
+            listed = ", ".join(f"{pin.requirement} in {pin.path.name}" for pin in pins)
+            found = f"the requirements in {directory} disagree ({listed}): set target-version to choose"
+        elif directory.parent != directory and not (directory / ".git").exists():
             found = self._pinned(directory.parent)
         self._by_dir[directory] = found
         return found
@@ -193,68 +207,16 @@ class VersionResolver:
         return self._installed  # type: ignore[return-value]
 
 
-def _pin_in(directory: Path) -> tuple[Version, str] | None:
-    try:
-        entries = sorted(os.listdir(directory))
-    except OSError:
-        return None
-    for name in entries:
-        if name == "pyproject.toml":
-            found = _pin_in_pyproject(directory / name)
-        elif name.startswith("requirements") and name.endswith((".txt", ".in")):
-            found = _pin_in_lines(directory / name)
-        else:
-            continue
-        if found is not None:
-            return found
-    return None
+class Target(tuple):
+    """``(version, why)``; ``explicit`` when the user set it (``--target-version``,
+    ``target-version``), which an image tag in a Dockerfile or manifest does not override."""
 
+    explicit: bool
 
-def _pin_in_lines(path: Path) -> tuple[Version, str] | None:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        version = _pin_of(line.split("#", 1)[0])
-        if version is not None:
-            return version, f"the pinned requirement in {path}"
-    return None
+    def __new__(cls, version: Version, why: str, explicit: bool = False) -> Target:
+        target = super().__new__(cls, (version, why))
+        target.explicit = explicit
+        return target
 
-
-def _pin_in_pyproject(path: Path) -> tuple[Version, str] | None:
-    try:
-        data = _load_toml(path)
-    except (OSError, ValueError):
-        return None
-    project = data.get("project", {})
-    requirements = list(project.get("dependencies", []) or [])
-    for extra in (project.get("optional-dependencies", {}) or {}).values():
-        requirements.extend(extra or [])
-    for requirement in requirements:
-        if isinstance(requirement, str):
-            version = _pin_of(requirement)
-            if version is not None:
-                return version, f"the pinned requirement in {path}"
-    poetry = data.get("tool", {}).get("poetry", {}).get("dependencies", {})
-    spec = poetry.get("vllm") if isinstance(poetry, dict) else None
-    if isinstance(spec, dict):
-        spec = spec.get("version")
-    if isinstance(spec, str):
-        text = spec.strip()
-        if text[:1].isdigit():
-            text = "==" + text
-        version = _pin_of("vllm" + text)
-        if version is not None:
-            return version, f"the pinned requirement in {path}"
-    return None
-
-
-def _pin_of(requirement: str) -> Version | None:
-    match = _PIN_RE.match(requirement)
-    if not match:
-        return None
-    try:
-        return Version.parse(match.group(2))
-    except VersionError:
-        return None
+    def __reduce__(self):  # for the worker processes of -j N
+        return (Target, (self[0], self[1], self.explicit))

@@ -47,6 +47,7 @@ class EngineRecord:
     parsed: object
     argv: list[Word]
     noqa_line: int | None = None  # the last line of a command split over lines
+    version: object = None  # the release it is checked against, when not the file's
 
 
 @dataclass
@@ -62,6 +63,10 @@ class Context:
     config_entries: dict = field(default_factory=dict)
     _configs: dict = field(default_factory=dict)
     _wrappers: object = None
+    # The user chose the version (--target-version, target-version): image tags do not change it.
+    explicit_version: bool = False
+    # The image the commands being read run in (a Dockerfile stage's base, a container's image).
+    image: str | None = None
 
     @property
     def wrappers(self):
@@ -71,6 +76,14 @@ class Context:
 
             self._wrappers = WrapperFinder(self.path)
         return self._wrappers
+
+    def version_in(self, image: str | None):
+        """The release a command running in ``image`` is checked against: the image tag's
+        (``vllm/vllm-openai:v0.31.0``) unless the user chose one, else the file's."""
+        from vllm_lint.launch.launchers import image_release
+
+        tagged = None if self.explicit_version else image_release(image)
+        return tagged or self.version
 
     # --------------------------------------------------------------- engines
 
@@ -119,17 +132,19 @@ class Context:
         from vllm_lint.launch.flags import ParseFailure, interpret, word_origin
 
         anchor = self._anchor_span(launch.anchor)
+        version = self.version_in(launch.image or self.image)
         try:
             parsed = interpret(
                 launch.args,
                 launch.dialect,
-                self.version,
+                version,
                 lambda word: word_origin(word, self.source, anchor),
-                self.load_config,
+                lambda word, dialect: self.load_config(word, dialect, version),
             )
         except ParseFailure:
             return
         self._record(parsed, launch.dialect.name, anchor, launch.env, launch.env_open, launch.args, command_range)
+        self.records[-1].version = version
 
     def _record(self, parsed, kind: str, anchor: Span, env: dict, env_open: bool, argv: list[Word], command_range=None) -> None:
         mask = parsed.mask_word
@@ -188,19 +203,21 @@ class Context:
 
     # ---------------------------------------------------------- config files
 
-    def load_config(self, word: Word, dialect) -> list[Word] | None:
+    def load_config(self, word: Word, dialect, version=None) -> list[Word] | None:
         """The options of ``--config PATH``, read relative to this file; None (unknown) if not found."""
         from vllm_lint.launch.configfile import read_config_file
+
+        version = version or self.version
 
         if not self.resolve_configs or word.text is None or not word.text or os.path.isabs(word.text):
             return None
         if self.path in ("-", "stdin", "<stdin>"):
             return None
         full = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(self.path)), word.text))
-        key = (full, dialect.config)
+        key = (full, dialect.config, version)
         if key not in self._configs:
             display = os.path.normpath(os.path.join(os.path.dirname(self.path), word.text))
-            self._configs[key] = read_config_file(full, dialect, self.version, display)
+            self._configs[key] = read_config_file(full, dialect, version, display)
         words = self._configs[key]
         if words is None:
             return None
@@ -219,7 +236,7 @@ class Context:
         result: list[Finding] = []
         seen: set[tuple] = set()
         for record in self.records:
-            for finding in check_facts([record.facts], [], self.version):
+            for finding in check_facts([record.facts], [], record.version or self.version):
                 key = (finding.code, finding.span.line, finding.span.col, finding.message)
                 if key in seen:
                     continue
@@ -275,8 +292,9 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     text = text.removeprefix("\ufeff")
     result.source = text
     result.newline = "\r\n" if "\r\n" in text[:10000] else "\n"
-    version, _ = version_for(path)
-    ctx = Context(Source(path, text), version, path, result.newline, resolve_configs=kind == "shell")
+    target = version_for(path)
+    ctx = Context(Source(path, text), target[0], path, result.newline, resolve_configs=kind == "shell")
+    ctx.explicit_version = getattr(target, "explicit", False)
     try:
         analyse(ctx, kind)
     except RecursionError:

@@ -4,7 +4,9 @@ Each stage (``FROM``) starts from its base: the vLLM image
 ``vllm/vllm-openai`` has ``ENTRYPOINT ["vllm", "serve"]``, a stage named
 earlier in the file passes on its state, any other base is taken to have no
 entrypoint of its own.  ``ENV`` (both syntaxes) applies to later
-instructions; ``ARG`` values are unknown.  Exec form (a JSON array) is read
+instructions; ``ARG`` values are unknown.  The commands of a stage built on a
+tagged vLLM image (``FROM vllm/vllm-openai:v0.31.0``) are checked against that
+release, unless the target version was set.  Exec form (a JSON array) is read
 without a shell; shell form runs ``/bin/sh -c``.  At the end of each stage the
 command the container runs is ENTRYPOINT + CMD, as Docker composes them.
 ``RUN`` commands are read as well.  Heredoc ``RUN <<EOF`` bodies are skipped.
@@ -55,9 +57,10 @@ class Stage:
     cmd: Command | None = None
     cmd_inherited: bool = False
     shell_ok: bool = True
+    image: str | None = None  # the vLLM image the stage is built on, whose tag may name the release
 
     def copy(self, name: str | None) -> Stage:
-        return Stage(name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok)
+        return Stage(name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok, self.image)
 
 
 def instructions(text: str) -> list[Instruction]:
@@ -186,6 +189,7 @@ def collect(ctx) -> None:
             if stage is not None:
                 _finish(ctx, stage)
             stage = _from(ctx, instruction, stages)
+            ctx.image = stage.image  # the commands of this stage run in its image
             continue
         if stage is None:
             stage = Stage()
@@ -227,6 +231,7 @@ def _from(ctx, instruction: Instruction, stages: dict[str, Stage]) -> Stage:
     else:
         stage = Stage(name)
         if is_vllm_image(image):
+            stage.image = image
             start = instruction.offs[position]
             anchor = Word(image, start, start + len(image), style=NONE)
             stage.entrypoint = Command("exec", [synthetic("vllm", anchor), synthetic("serve", anchor)])

@@ -30,6 +30,9 @@
   options no release accepts are reported (VLM301, VLM302).
 * Helm templates: ``{{ ... }}`` is unknown text; list items inside
   ``{{ if }}``/``{{ range }}`` may be absent.
+
+A container or service on a tagged vLLM image (``vllm/vllm-openai:v0.31.0``)
+is checked against that release, unless the target version was set.
 """
 
 from __future__ import annotations
@@ -308,7 +311,7 @@ class _Reader:
             argv.extend(words)
         if not beaker:
             argv = [_substitute_k8s(word, env) for word in argv]
-        self.ctx.launch_words(argv, env, env_open, node)
+        self._launch_in(image, argv, env, env_open, node)
 
     def k8s_env(self, node, substitute: bool = True) -> tuple[dict[str, object], bool]:
         """``env`` (Kubernetes) or ``envVars`` (Beaker): ``name`` with ``value``; anything else is unknown."""
@@ -364,7 +367,15 @@ class _Reader:
                 return
             argv.extend(words)
         argv = [_compose_word(word) for word in argv]
-        self.ctx.launch_words(argv, env, env_open, node)
+        self._launch_in(image, argv, env, env_open, node)
+
+    def _launch_in(self, image: str | None, argv: list[Word], env: dict[str, object], env_open: bool, node) -> None:
+        """Launch a container's command; a tagged vLLM image names the release it runs."""
+        self.ctx.image = image
+        try:
+            self.ctx.launch_words(argv, env, env_open, node)
+        finally:
+            self.ctx.image = None
 
     def compose_env(self, node) -> tuple[dict[str, object], bool]:
         import yaml

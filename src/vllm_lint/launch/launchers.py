@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from vllm_lint.facts import ABSENT, UNKNOWN
 from vllm_lint.launch.flags import API_SERVER, DYNAMO, SERVE, Dialect
 from vllm_lint.launch.words import Word
+from vllm_lint.versions import Version, VersionError
 
 VLLM_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vllm/vllm-openai(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?$")
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
@@ -48,6 +49,7 @@ class Launch:
     anchor: list[Word]  # the launcher's own words (vllm serve; python -m module)
     env: dict[str, object]
     env_open: bool
+    image: str | None = None  # docker run's vLLM image, whose tag may name the release
 
 
 @dataclass
@@ -74,6 +76,21 @@ def basename(text: str) -> str:
 
 def is_vllm_image(text: str | None) -> bool:
     return text is not None and VLLM_IMAGE.match(text) is not None
+
+
+def image_release(image: str | None) -> Version | None:
+    """The vLLM release a vLLM image's tag names (``vllm/vllm-openai:v0.31.0``, ``:0.31.0-cu128``);
+    None for another image, no tag, or a tag that is not a version (``latest``, ``nightly``)."""
+    if not is_vllm_image(image):
+        return None
+    name = image.split("@", 1)[0]
+    repository, colon, tag = name.rpartition(":")
+    if not colon or "/" in tag:
+        return None
+    try:
+        return Version.parse(tag)
+    except VersionError:
+        return None
 
 
 def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrappers=None) -> Launch | Script | None:
@@ -358,4 +375,4 @@ def _docker(words: list[Word], index: int) -> Launch | None:
             position += 1
     if position >= count or not is_vllm_image(words[position].text):
         return None
-    return Launch(SERVE, words[position + 1 :], words[position : position + 1], env, env_open)
+    return Launch(SERVE, words[position + 1 :], words[position : position + 1], env, env_open, words[position].text)
