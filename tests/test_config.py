@@ -58,6 +58,106 @@ def write_config(project, text: str) -> None:
     (project / "pyproject.toml").write_text(text)
 
 
+# ---------------------------------------------------------------- loud errors
+
+
+def test_a_pyproject_that_is_not_toml_is_an_error(project):
+    write_config(project, '[tool.vllm-lint]\nselect = ["VLM1"]\nignore = VLM2\n')
+    for args in (["pkg"], ["--show-settings", "pkg"]):
+        code, out, err = check(*args, cwd=project)
+        assert code == 2, out
+        assert err.startswith(f"vllm-lint: error: {project / 'pyproject.toml'}: not valid TOML: "), err
+        assert "line 3" in err  # the TOML error says where
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("tool = 5\n", "`tool` must be a table, not an integer"),
+        ("[tool]\nvllm-lint = 5\n", "`tool.vllm-lint` must be a table, not an integer"),
+    ],
+)
+def test_a_pyproject_of_the_wrong_shape_is_an_error(project, text, message):
+    write_config(project, text)
+    code, _, err = check("pkg", cwd=project)
+    assert (code, err) == (2, f"vllm-lint: error: {project / 'pyproject.toml'}: {message}\n")
+
+
+def test_a_project_table_of_the_wrong_shape_is_not_the_linters_concern(project):
+    """``project = 5`` is not vllm-lint's configuration: it pins nothing, and breaks nothing."""
+    (project / "pkg" / "pyproject.toml").write_text("project = 5\n")  # a folder above each file
+    write_config(project, '[project]\ndependencies = 7\n[tool.vllm-lint]\nignore = ["VLM2"]\n')
+    code, out, _ = check("--output-format", "concise", "pkg", cwd=project)
+    assert code == 1 and codes(out) == ["VLM105"]
+    code, out, _ = flake8("pkg", cwd=project)
+    assert code == 1 and codes(out) == ["VLM105"]
+
+
+@pytest.mark.parametrize(
+    "args, offending",
+    [
+        (["--select", "VLM999"], "'VLM999'"),
+        (["--select", "garbage!!"], "'garbage!!'"),
+        (["--select", ""], "''"),
+        (["--ignore", "VLM1,E501"], "'E501'"),
+        (["--extend-select", "VLM4"], "'VLM4'"),
+    ],
+)
+def test_unknown_selectors_on_the_command_line(project, args, offending):
+    code, _, err = check(*args, "pkg", cwd=project)
+    assert code == 2
+    assert f"unknown rule selector {offending}" in err and args[0] in err, err
+
+
+@pytest.mark.parametrize(
+    "setting, offending",
+    [
+        ('select = ["VLM999"]', "'VLM999'"),
+        ('select = ["E501"]', "'E501'"),
+        ('ignore = ["VLM3", ""]', "''"),  # an empty selector would ignore every rule
+        ('extend-ignore = ["VLM8"]', "'VLM8'"),
+        ('per-file-ignores = { "tests/*" = ["F401"] }', "'F401'"),
+    ],
+)
+def test_unknown_selectors_in_the_configuration(project, setting, offending):
+    write_config(project, f"[tool.vllm-lint]\n{setting}\n")
+    code, _, err = check("pkg", cwd=project)
+    assert code == 2
+    assert str(project / "pyproject.toml") in err and f"unknown rule selector {offending}" in err, err
+
+
+def test_extend_select_and_extend_ignore(project):
+    (project / "pkg" / "train.py").write_text(V1_RUNNER.replace('logprobs_mode="processed_logprobs"', 'top_k=1'))
+    found = codes(check("--target-version", "0.33", "pkg", cwd=project)[1])
+    assert found == ["VLM101", "VLM105"]
+    write_config(project, '[tool.vllm-lint]\nselect = ["VLM101"]\nextend-select = ["VLM105"]\n')
+    assert codes(check("--target-version", "0.33", "pkg", cwd=project)[1]) == ["VLM101", "VLM105"]
+    write_config(project, '[tool.vllm-lint]\nextend-ignore = ["VLM105"]\n')
+    assert codes(check("--target-version", "0.33", "pkg", cwd=project)[1]) == ["VLM101"]
+    # As in ruff: --select replaces the configured selection, --extend-* add to it.
+    write_config(project, '[tool.vllm-lint]\nselect = ["VLM101"]\nextend-select = ["VLM105"]\n')
+    assert codes(check("--target-version", "0.33", "--select", "VLM105", "pkg", cwd=project)[1]) == ["VLM105"]
+    assert codes(check("--target-version", "0.33", "--extend-ignore", "VLM101", "pkg", cwd=project)[1]) == ["VLM105"]
+    write_config(project, "")
+    args = ["--target-version", "0.33", "--select", "VLM101", "--extend-select", "VLM105", "pkg"]
+    assert codes(check(*args, cwd=project)[1]) == ["VLM101", "VLM105"]
+
+
+@pytest.mark.parametrize("number", ["0.30", "1e-1", "0"])
+def test_target_version_must_be_a_string(project, number):
+    """A TOML number is not a version: 0.30 would be read as 0.3."""
+    write_config(project, f"[tool.vllm-lint]\ntarget-version = {number}\n")
+    code, _, err = check("pkg", cwd=project)
+    assert code == 2
+    assert "target-version must be a string" in err and 'target-version = "0.30"' in err, err
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1", "two"])
+def test_jobs_must_be_positive(project, jobs):
+    code, _, err = check("-j", jobs, "pkg", cwd=project)
+    assert code == 2 and "-j/--jobs" in err and repr(jobs) in err, err
+
+
 # ----------------------------------------------------------- target version
 
 SPECULATIVE = '{"method": "eagle3", "num_speculative_tokens": 3}'  # VLM102 before 0.32 only

@@ -31,10 +31,25 @@ def _split_patterns(values: list[str] | None) -> list[str]:
     return patterns
 
 
-def _codes(values: list[str] | None) -> list[str] | None:
-    if values is None:
-        return None
-    return [code.upper() for code in _split_patterns(values)]
+def _codes(values: list[str] | None, option: str) -> list[str]:
+    """Rule selectors of a repeatable, comma-separated option; ``ConfigError`` for an unknown one."""
+    from vllm_lint.config import selectors
+
+    codes: list[str] = []
+    for value in values or []:
+        parts = [part for part in value.split(",") if part.strip()]
+        codes.extend(selectors(parts or [value], option))  # an empty value is an unknown selector
+    return codes
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of processes, got {text!r}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--extend-select", action="append", metavar="CODES", help="codes or prefixes to report in addition (e.g. VLM901)"
     )
+    check.add_argument("--extend-ignore", action="append", metavar="CODES", help="codes or prefixes to skip in addition")
     check.add_argument(
         "--exclude",
         action="append",
@@ -77,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
         "disable-replay removes return_sampling_mask instead (unsafe)",
     )
     check.add_argument("--add-noqa", action="store_true", help="add noqa comments that silence every finding reported")
-    check.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="lint with N processes (default 1)")
+    check.add_argument("-j", "--jobs", type=_positive, default=1, metavar="N", help="lint with N processes (default 1)")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
 
     rule = commands.add_parser("rule", help="print a rule's documentation (no CODE: a table of the rules)")
@@ -218,12 +234,12 @@ def _settings_for(args) -> tuple:
         except VersionError as error:
             raise ConfigError(str(error)) from error
         settings.target_version_source = "--target-version"
+    # As in ruff: --select replaces the configured selection, the others add to it.
     if args.select:
-        settings.select = _codes(args.select)
-    if args.extend_select:
-        settings.select = settings.select + _codes(args.extend_select)
-    if args.ignore:
-        settings.ignore = settings.ignore + _codes(args.ignore)
+        settings.select = _codes(args.select, "--select")
+        settings.extend_select = []
+    settings.extend_select += _codes(args.extend_select, "--extend-select")
+    settings.ignore += _codes(args.ignore, "--ignore") + _codes(args.extend_ignore, "--extend-ignore")
     excludes = list(DEFAULT_EXCLUDES) + settings.exclude + _split_patterns(args.exclude)
     resolver = VersionResolver(settings.target_version, settings.target_version_source)
     return settings, excludes, resolver
@@ -237,7 +253,7 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
     version, why = resolver.for_path(probe)
     out.write(f"config file: {settings.config_path or '(none)'}\n")
     out.write(f"target version: {version.major}.{version.minor} (from {why})\n")
-    out.write(f"select: {', '.join(settings.select)}\n")
+    out.write(f"select: {', '.join(settings.selected)}\n")
     out.write(f"ignore: {', '.join(settings.ignore) or '(none)'}\n")
     out.write(f"exclude: {', '.join(excludes)}\n")
     if settings.per_file_ignores:

@@ -52,14 +52,62 @@ def load_toml(path: Path) -> dict:
         return tomllib.load(handle)
 
 
-def _as_list(value: object, key: str) -> list[str]:
+def read_pyproject(path: Path) -> dict:
+    """A pyproject.toml's tables; ``ConfigError`` (naming the file) when it is not valid TOML."""
+    try:
+        return load_toml(path)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from error
+    except ValueError as error:  # TOMLDecodeError, or bytes that are not UTF-8
+        raise ConfigError(f"{path}: not valid TOML: {error}") from error
+
+
+def table(data: dict, key: str, path: Path, where: str = "") -> dict:
+    """``data[key]`` as a table ({} when absent); ``ConfigError`` when it is something else."""
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        name = f"{where}.{key}" if where else key
+        raise ConfigError(f"{path}: `{name}` must be a table, not {_toml_type(value)}")
+    return value
+
+
+def _toml_type(value: object) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array"}
+    return next((name for kind, name in names.items() if type(value) is kind), "a value")
+
+
+def _as_list(value: object, where: str) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
         return [part.strip() for part in value.split(",") if part.strip()]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return list(value)
-    raise ConfigError(f"[tool.vllm-lint] {key} must be a list of strings")
+    raise ConfigError(f"{where} must be a list of strings")
+
+
+def selectors(values: list[str], where: str) -> list[str]:
+    """Rule selectors as given (codes, prefixes, ``ALL``), upper-cased; ``ConfigError`` for one
+    that selects no rule, so that a typo cannot silently select or ignore nothing (or everything)."""
+    codes = []
+    for value in values:
+        code = value.strip().upper()
+        if not _is_selector(code):
+            raise ConfigError(
+                f"{where}: unknown rule selector {value!r} (expected a rule code or prefix such as VLM105, VLM1 or VLM, or ALL)"
+            )
+        codes.append(code)
+    return codes
+
+
+def _is_selector(code: str) -> bool:
+    if code == "ALL":
+        return True
+    if not code.isalnum():
+        return False
+    from vllm_lint.rules import ALL_RULES  # only when selectors are given
+
+    return any(rule.code.startswith(code) for rule in ALL_RULES)
 
 
 @dataclass
@@ -67,15 +115,20 @@ class Settings:
     target_version: Version | None = None
     target_version_source: str = ""
     select: list[str] = field(default_factory=lambda: ["VLM"])
+    extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     config_path: Path | None = None
 
+    @property
+    def selected(self) -> list[str]:
+        return self.select + [code for code in self.extend_select if code not in self.select]
+
     def enabled(self, code: str) -> bool:
         from vllm_lint.rules import OPT_IN_CODES  # here: settings load before any rule is needed
 
-        selectors = self.select
+        selectors = self.selected
         if code in OPT_IN_CODES:  # only a selector that names it: its code, or a prefix longer than "VLM"
             selectors = [prefix for prefix in selectors if prefix not in ("VLM", "ALL")]
         return _matches(code, selectors) and not _matches(code, self.ignore)
@@ -99,20 +152,34 @@ def _matches(code: str, prefixes: list[str]) -> bool:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a [tool.vllm-lint] table, from ``start`` upwards."""
+    """The nearest pyproject.toml with a [tool.vllm-lint] table, from ``start`` upwards.
+
+    A pyproject.toml on the way that is not valid TOML, or whose ``tool`` is not a
+    table, is an error (as in ruff): it may be the one meant to hold the settings.
+    """
     directory = start.resolve()
     if directory.is_file():
         directory = directory.parent
     for candidate in [directory, *directory.parents]:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file():
-            try:
-                data = load_toml(pyproject)
-            except (OSError, ValueError):
-                continue
-            if CONFIG_SECTION in data.get("tool", {}):
+            if CONFIG_SECTION in table(read_pyproject(pyproject), "tool", pyproject):
                 return pyproject
     return None
+
+
+_KNOWN_SETTINGS = frozenset(
+    {
+        "target-version",
+        "select",
+        "extend-select",
+        "ignore",
+        "extend-ignore",
+        "exclude",
+        "extend-exclude",
+        "per-file-ignores",
+    }
+)
 
 
 def load_settings(start: Path, config_path: Path | None = None) -> Settings:
@@ -120,34 +187,38 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
     path = config_path or find_config(start)
     if path is None:
         return settings
-    try:
-        data = load_toml(path)
-    except (OSError, ValueError) as error:
-        raise ConfigError(f"{path}: cannot read: {error}") from error
-    table = data.get("tool", {}).get(CONFIG_SECTION, {})
-    if not isinstance(table, dict):
-        raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")
+    section = table(table(read_pyproject(path), "tool", path), CONFIG_SECTION, path, "tool")
     settings.config_path = path
-    known = {"target-version", "select", "ignore", "exclude", "extend-exclude", "per-file-ignores"}
-    unknown = set(table) - known
+    unknown = set(section) - _KNOWN_SETTINGS
     if unknown:
         raise ConfigError(f"{path}: unknown [tool.vllm-lint] setting(s): {', '.join(sorted(unknown))}")
-    if "target-version" in table:
+    where = f"{path}: [tool.vllm-lint]"
+    if "target-version" in section:
+        value = section["target-version"]
+        if not isinstance(value, str):
+            # A TOML number loses what makes it a version: 0.30 reads as 0.3.
+            raise ConfigError(f'{where} target-version must be a string, not {_toml_type(value)}: quote it, e.g. target-version = "0.30"')
         try:
-            settings.target_version = Version.parse(str(table["target-version"]))
+            settings.target_version = Version.parse(value)
         except VersionError as error:
-            raise ConfigError(f"{path}: target-version: {error}") from error
+            raise ConfigError(f"{where} target-version: {error}") from error
         settings.target_version_source = f"target-version in {path}"
-    if "select" in table:
-        settings.select = [c.upper() for c in _as_list(table["select"], "select")]
-    settings.ignore = [c.upper() for c in _as_list(table.get("ignore"), "ignore")]
-    settings.exclude = _as_list(table.get("exclude"), "exclude") + _as_list(table.get("extend-exclude"), "extend-exclude")
-    per_file = table.get("per-file-ignores", {})
+    def codes(key: str) -> list[str]:
+        return selectors(_as_list(section.get(key), f"{where} {key}"), f"{where} {key}")
+
+    if "select" in section:
+        settings.select = codes("select")
+    settings.extend_select = codes("extend-select")
+    settings.ignore = codes("ignore") + codes("extend-ignore")
+    settings.exclude = _as_list(section.get("exclude"), f"{where} exclude") + _as_list(
+        section.get("extend-exclude"), f"{where} extend-exclude"
+    )
+    per_file = section.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
-        raise ConfigError(f"{path}: per-file-ignores must be a table of glob = [codes]")
-    settings.per_file_ignores = {
-        pattern: [c.upper() for c in _as_list(codes, "per-file-ignores")] for pattern, codes in per_file.items()
-    }
+        raise ConfigError(f"{where} per-file-ignores must be a table of glob = [codes]")
+    for pattern, ignored in per_file.items():
+        label = f"{where} per-file-ignores {pattern!r}"
+        settings.per_file_ignores[pattern] = selectors(_as_list(ignored, label), label)
     return settings
 
 
