@@ -158,6 +158,36 @@ def test_jobs_must_be_positive(project, jobs):
     assert code == 2 and "-j/--jobs" in err and repr(jobs) in err, err
 
 
+# ------------------------------------------------------ globs and the project
+
+
+def test_globs_are_relative_to_the_project_not_to_the_working_directory(project):
+    (project / "notebooks").mkdir()
+    (project / "notebooks" / "nb.py").write_text(BAD)
+    (project / "tests").mkdir()
+    (project / "tests" / "test_engine.py").write_text(BAD)
+    write_config(project, '[tool.vllm-lint]\nexclude = ["notebooks/*.py"]\nper-file-ignores = { "tests/*" = ["VLM105"] }\n')
+    assert check("notebooks", cwd=project)[0] == 0
+    assert check(".", cwd=project / "notebooks")[0] == 0
+    assert check(".", cwd=project / "tests")[0] == 0
+    assert check("test_engine.py", cwd=project / "tests")[0] == 0
+    assert check("--force-exclude", "nb.py", cwd=project / "notebooks")[0] == 0
+    assert check("nb.py", cwd=project / "notebooks")[0] == 1  # named on the command line: linted
+    assert codes(check(".", cwd=project)[1]) == ["VLM105"]  # pkg/train.py only
+
+
+def test_force_exclude_applies_to_the_stdin_filename(project):
+    (project / "notebooks").mkdir()
+    write_config(project, '[tool.vllm-lint]\nexclude = ["notebooks/*.py"]\n')
+    args = ["--stdin-filename", "notebooks/x.py", "-"]
+    assert check(*args, cwd=project, stdin=BAD)[0] == 1
+    code, out, _ = check("--force-exclude", *args, cwd=project, stdin=BAD)
+    assert code == 0 and "VLM" not in out
+    # --fix passes the text through unchanged, as a formatter does with an excluded file.
+    code, out, _ = check("--force-exclude", "--fix", *args, cwd=project, stdin=BAD)
+    assert (code, out) == (0, BAD)
+
+
 # ----------------------------------------------------------- target version
 
 SPECULATIVE = '{"method": "eagle3", "num_speculative_tokens": 3}'  # VLM102 before 0.32 only

@@ -12,10 +12,7 @@ internal error.
 from __future__ import annotations
 
 import argparse
-import fnmatch
-import functools
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -106,37 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------- discovery
 
 
-@functools.lru_cache(maxsize=32)
-def _exclude_matchers(patterns: tuple[str, ...]):
-    """Compiled excludes: one regex for name patterns (matched against each path
-    component) and one for path patterns (those containing ``/``)."""
-    names, paths = [], []
-    for pattern in patterns:
-        pattern = os.path.normcase(pattern.rstrip("/"))
-        if "/" in pattern:
-            for variant in (pattern, f"*/{pattern}", f"{pattern}/*", f"*/{pattern}/*"):
-                paths.append(fnmatch.translate(variant))
-        elif pattern:
-            names.append(fnmatch.translate(pattern))
-
-    def compiled(regexes: list[str]):
-        return re.compile("|".join(f"(?:{r})" for r in regexes)).match if regexes else None
-
-    return compiled(names), compiled(paths)
-
-
-def is_excluded(path: str, patterns: list[str]) -> bool:
-    names, paths = _exclude_matchers(tuple(patterns))
-    normalized = os.path.normcase(path).replace(os.sep, "/")
-    if paths is not None and paths(normalized):
-        return True
-    if names is not None:
-        return any(names(part) for part in normalized.split("/") if part not in ("", "."))
-    return False
-
-
 def discover(paths: list[str], excludes: list[str], force_exclude: bool, errors: list) -> list[tuple[str, str]]:
     """(path, kind) for every file the linter reads, in a stable order."""
+    from vllm_lint.excludes import is_excluded
     from vllm_lint.findings import FileError
     from vllm_lint.lint import file_kind
 
@@ -168,12 +137,14 @@ def discover(paths: list[str], excludes: list[str], force_exclude: bool, errors:
 
 
 def _walk(root: str, excludes: list[str], add, errors: list) -> None:
+    from vllm_lint.excludes import absolute_path, matchers
     from vllm_lint.findings import FileError
     from vllm_lint.lint import file_kind
 
     # A folder's own path was checked when it was entered, so an entry needs only
     # its name checked against name patterns, and its relative path against path patterns.
-    names, paths = _exclude_matchers(tuple(excludes))
+    names, paths, absolute = matchers(tuple(excludes))
+    absolute_root = absolute_path(root) if absolute is not None else ""
     visited: set[tuple[int, int]] = set()
     stack = [(root, "")]
     while stack:
@@ -196,7 +167,11 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
         for entry in entries:
             name = os.path.normcase(entry.name)
             entry_relative = f"{relative}/{name}" if relative else name
-            if (names is not None and names(name)) or (paths is not None and paths(entry_relative)):
+            if (
+                (names is not None and names(name))
+                or (paths is not None and paths(entry_relative))
+                or (absolute is not None and absolute(f"{absolute_root}/{entry_relative}"))
+            ):
                 continue
             try:
                 is_dir = entry.is_dir()
@@ -223,6 +198,7 @@ def _settings_for(args) -> tuple:
         VersionResolver,
         load_settings,
     )
+    from vllm_lint.excludes import anchor
     from vllm_lint.versions import Version, VersionError
 
     first = args.paths[0] if args.paths and args.paths[0] != "-" else "."
@@ -240,7 +216,8 @@ def _settings_for(args) -> tuple:
         settings.extend_select = []
     settings.extend_select += _codes(args.extend_select, "--extend-select")
     settings.ignore += _codes(args.ignore, "--ignore") + _codes(args.extend_ignore, "--extend-ignore")
-    excludes = list(DEFAULT_EXCLUDES) + settings.exclude + _split_patterns(args.exclude)
+    # Path patterns belong to the folder they were given for: the project's, or the working directory.
+    excludes = list(DEFAULT_EXCLUDES) + settings.excludes() + anchor(_split_patterns(args.exclude), os.getcwd())
     resolver = VersionResolver(settings.target_version, settings.target_version_source)
     return settings, excludes, resolver
 
@@ -355,6 +332,14 @@ def run_check(args, out=None, err=None) -> int:
     results = [FileResult(e.path, error=e) for e in missing]
     results += _lint_all(files, resolver, max(1, args.jobs), args.stdin_filename)
     _read_skipped_directives(results, settings)
+    if args.force_exclude and args.stdin_filename and "-" in args.paths:
+        from vllm_lint.excludes import is_excluded
+
+        if is_excluded(args.stdin_filename, excludes):
+            # Excluded like a file of that name: nothing to report, and --fix echoes the text unchanged.
+            for result in results:
+                if result.path == args.stdin_filename:
+                    result.findings, result.error, result.noqa = [], None, None
     _select(results, settings)
 
     if args.add_noqa:

@@ -122,6 +122,11 @@ class Settings:
     config_path: Path | None = None
 
     @property
+    def root(self) -> Path:
+        """The folder the settings' globs are relative to: the project's, where its pyproject.toml is."""
+        return self.config_path.resolve().parent if self.config_path is not None else Path.cwd()
+
+    @property
     def selected(self) -> list[str]:
         return self.select + [code for code in self.extend_select if code not in self.select]
 
@@ -133,15 +138,29 @@ class Settings:
             selectors = [prefix for prefix in selectors if prefix not in ("VLM", "ALL")]
         return _matches(code, selectors) and not _matches(code, self.ignore)
 
+    def excludes(self) -> list[str]:
+        """The configured exclude patterns, path patterns anchored at the project's folder."""
+        from vllm_lint.excludes import anchor
+
+        return anchor(self.exclude, str(self.root))
+
     def ignored_for(self, path: str) -> list[str]:
         import fnmatch
+
+        from vllm_lint.excludes import absolute_path
 
         codes: list[str] = []
         normalized = path.replace(os.sep, "/")
         name = normalized.rsplit("/", 1)[-1]
+        absolute = absolute_path(path)
+        root = str(self.root).replace(os.sep, "/").rstrip("/")
         for pattern, ignored in self.per_file_ignores.items():
-            if fnmatch.fnmatch(normalized, pattern) or fnmatch.fnmatch(name, pattern) or fnmatch.fnmatch(
-                normalized, "*/" + pattern
+            if (
+                fnmatch.fnmatch(normalized, pattern)
+                or fnmatch.fnmatch(name, pattern)
+                or fnmatch.fnmatch(normalized, "*/" + pattern)
+                # relative to the project's folder, wherever the command runs
+                or fnmatch.fnmatch(absolute, f"{root}/{pattern.removeprefix('./')}")
             ):
                 codes.extend(ignored)
         return codes

@@ -224,10 +224,10 @@ def other_files(excludes=()) -> OtherFiles:
     """The other project files a run's fixes may edit: any the run does not exclude."""
 
     def may_edit(path: str) -> bool:
-        from vllm_lint.cli import is_excluded
+        from vllm_lint.excludes import is_excluded
 
         # Matched as discovery matches a file found under the project's root.
         relative = os.path.relpath(path, _project().root_for(path))
-        return not is_excluded(relative, list(excludes))
+        return not is_excluded(relative, list(excludes), real=path)
 
     return OtherFiles(may_edit)
