@@ -68,6 +68,9 @@ def test_a_pyproject_that_is_not_toml_is_an_error(project):
         assert code == 2, out
         assert err.startswith(f"vllm-lint: error: {project / 'pyproject.toml'}: not valid TOML: "), err
         assert "line 3" in err  # the TOML error says where
+    write_config(project, "[tool.vllm-lint\n")
+    code, _, err = flake8("pkg", cwd=project)
+    assert code == 2 and "not valid TOML" in err, err
 
 
 @pytest.mark.parametrize(
@@ -81,6 +84,8 @@ def test_a_pyproject_of_the_wrong_shape_is_an_error(project, text, message):
     write_config(project, text)
     code, _, err = check("pkg", cwd=project)
     assert (code, err) == (2, f"vllm-lint: error: {project / 'pyproject.toml'}: {message}\n")
+    code, _, err = flake8("pkg", cwd=project)
+    assert code == 2 and message in err, err
 
 
 def test_a_project_table_of_the_wrong_shape_is_not_the_linters_concern(project):
@@ -158,6 +163,75 @@ def test_jobs_must_be_positive(project, jobs):
     assert code == 2 and "-j/--jobs" in err and repr(jobs) in err, err
 
 
+# ------------------------------------------------------------- bad versions
+
+
+def test_an_invalid_version_is_a_usage_error_in_every_front_end(project):
+    message = "not a vLLM version: 'banana'"
+    code, _, err = check("--target-version", "banana", "pkg", cwd=project)
+    assert code == 2 and message in err
+    code, _, err = flake8("--vllm-target-version", "banana", "pkg", cwd=project)
+    assert code == 2 and message in err, err
+    (project / ".flake8").write_text("[flake8]\nvllm-target-version = banana\n")
+    code, _, err = flake8("pkg", cwd=project)
+    assert code == 2 and message in err, err
+    code, _, err = pylint("--vllm-target-version=banana", "pkg", cwd=project)
+    assert code == 2 and message in err, err
+    command = ["libcst.tool", "codemod", "-x", "vllm_lint.fix.codemod.FixReplayConfig", "--no-format",
+               "--target-version", "banana", "pkg"]  # fmt: skip
+    code, _, err = run(command, project)
+    assert code == 2 and message in err, err
+    assert (project / "pkg" / "train.py").read_text() == BAD
+
+
+def test_the_codemod_skips_files_whose_settings_are_wrong(project):
+    write_config(project, '[tool.vllm-lint]\nselect = ["VLM999"]\n')
+    command = ["libcst.tool", "codemod", "-x", "vllm_lint.fix.codemod.FixReplayConfig", "--no-format",
+               "--hide-progress", "-j", "1", "pkg"]  # fmt: skip
+    code, _, err = run(command, project)
+    assert "unknown rule selector 'VLM999'" in err and "Skipped 1 files." in err, err
+    assert (project / "pkg" / "train.py").read_text() == BAD
+
+
+# ------------------------------------------------------- every front door
+
+
+def test_the_plugins_read_the_target_version(project):
+    (project / "pkg" / "train.py").write_text(V1_RUNNER)
+    write_config(project, '[tool.vllm-lint]\ntarget-version = "0.33"\n')
+    assert codes(check("pkg", cwd=project)[1]) == ["VLM101"]
+    assert codes(flake8("pkg", cwd=project)[1]) == ["VLM101"]
+    assert codes(pylint("pkg", cwd=project)[1]) == ["VLM101"]
+    # Their own option is over the setting, as --target-version is for the CLI.
+    assert codes(check("--target-version", "0.34", "pkg", cwd=project)[1]) == []
+    assert codes(flake8("--vllm-target-version", "0.34", "pkg", cwd=project)[1]) == []
+    assert codes(pylint("--vllm-target-version=0.34", "pkg", cwd=project)[1]) == []
+
+
+def test_the_plugins_read_selection_per_file_ignores_and_excludes(project):
+    for name in ("a", "b", "c", "d"):
+        (project / "pkg" / name).mkdir()
+        (project / "pkg" / name / "engine.py").write_text(V1_RUNNER.replace('logprobs_mode="processed_logprobs"', "top_k=1"))
+    write_config(
+        project,
+        '[tool.vllm-lint]\ntarget-version = "0.33"\nignore = ["VLM105"]\nexclude = ["pkg/b"]\n'
+        'per-file-ignores = { "pkg/c/*" = ["VLM1"] }\n',
+    )
+    expected = {"pkg/a/engine.py": ["VLM101"], "pkg/d/engine.py": ["VLM101"]}
+
+    def by_file(output: str) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for line in output.splitlines():
+            if " VLM" in line:
+                path = os.path.normpath(line.split(":", 1)[0]).replace(os.sep, "/")
+                found.setdefault(path, []).extend(codes(line))
+        return found
+
+    assert by_file(check("--output-format", "concise", "pkg", cwd=project)[1]) == expected
+    assert by_file(flake8("pkg", cwd=project)[1]) == expected
+    assert by_file(pylint("pkg", cwd=project)[1]) == expected
+
+
 # ------------------------------------------------------ globs and the project
 
 
@@ -173,6 +247,7 @@ def test_globs_are_relative_to_the_project_not_to_the_working_directory(project)
     assert check("test_engine.py", cwd=project / "tests")[0] == 0
     assert check("--force-exclude", "nb.py", cwd=project / "notebooks")[0] == 0
     assert check("nb.py", cwd=project / "notebooks")[0] == 1  # named on the command line: linted
+    assert flake8(".", cwd=project / "tests")[0] == 0
     assert codes(check(".", cwd=project)[1]) == ["VLM105"]  # pkg/train.py only
 
 

@@ -165,6 +165,10 @@ class Settings:
                 codes.extend(ignored)
         return codes
 
+    def reports(self, code: str, path: str) -> bool:
+        """Whether a finding of ``code`` in ``path`` is reported (selection and per-file ignores)."""
+        return self.enabled(code) and not any(code.startswith(prefix) for prefix in self.ignored_for(path))
+
 
 def _matches(code: str, prefixes: list[str]) -> bool:
     return any(prefix == "ALL" or code.startswith(prefix) for prefix in prefixes)
@@ -238,6 +242,20 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
     for pattern, ignored in per_file.items():
         label = f"{where} per-file-ignores {pattern!r}"
         settings.per_file_ignores[pattern] = selectors(_as_list(ignored, label), label)
+    return settings
+
+
+def plugin_settings(target_version: str | None, option: str) -> Settings:
+    """Settings for the flake8 and pylint plugins: ``[tool.vllm-lint]`` from the pyproject.toml
+    found from the working directory upwards (where both hosts look for their own
+    configuration), with the plugin's own target-version option over it."""
+    settings = load_settings(Path.cwd())
+    if target_version:
+        try:
+            settings.target_version = Version.parse(target_version)
+        except VersionError as error:
+            raise ConfigError(f"{option}: {error}") from error
+        settings.target_version_source = option
     return settings
 
 

@@ -20,6 +20,7 @@ import libcst as cst
 from libcst.codemod import CodemodCommand, CodemodContext, SkipFile
 
 from vllm_lint.fix.plan import DISABLE_REPLAY, KEEP_REPLAY
+from vllm_lint.versions import Version
 
 
 class FixReplayConfig(CodemodCommand):
@@ -32,14 +33,15 @@ class FixReplayConfig(CodemodCommand):
         context: CodemodContext,
         unsafe_fixes: bool = False,
         fix_mode: str = KEEP_REPLAY,
-        target_version: str | None = None,
+        target_version: str | Version | None = None,
     ) -> None:
         super().__init__(context)
         if fix_mode not in (KEEP_REPLAY, DISABLE_REPLAY):
             raise ValueError(f"fix_mode must be {KEEP_REPLAY!r} or {DISABLE_REPLAY!r}, not {fix_mode!r}")
         self.unsafe_fixes = unsafe_fixes
         self.fix_mode = fix_mode
-        self.target_version = target_version
+        # A string (from Python), or a Version already (libcst's runner, through add_args).
+        self.target_version = _version(target_version) if isinstance(target_version, str) else target_version
 
     @staticmethod
     def add_args(arg_parser: argparse.ArgumentParser) -> None:
@@ -54,20 +56,24 @@ class FixReplayConfig(CodemodCommand):
             "disable-replay removes return_sampling_mask instead (unsafe)",
         )
         arg_parser.add_argument(
-            "--target-version", default=None, metavar="X.Y", help="vLLM release to fix for (default: from the settings)"
+            "--target-version",
+            default=None,
+            type=_target_version_argument,
+            metavar="X.Y",
+            help="vLLM release to fix for (default: from the settings)",
         )
 
     def _settings(self):
-        from vllm_lint.config import ConfigError, Settings, VersionResolver, load_settings
-        from vllm_lint.versions import Version
+        from vllm_lint.config import ConfigError, VersionResolver, load_settings
 
         filename = self.context.filename
         try:
             settings = load_settings(Path(filename) if filename else Path("."))
-        except ConfigError:
-            settings = Settings()
+        except ConfigError as error:
+            # Fixing with settings other than the project's could undo what it chose: skip, and say why.
+            raise SkipFile(f"vllm-lint: {error}") from None
         if self.target_version:
-            settings.target_version = Version.parse(self.target_version)
+            settings.target_version = self.target_version
             settings.target_version_source = "--target-version"
         resolver = VersionResolver(settings.target_version, settings.target_version_source)
         version, _ = resolver.for_path(filename)
@@ -77,11 +83,11 @@ class FixReplayConfig(CodemodCommand):
         from vllm_lint.fix.apply import keeper
         from vllm_lint.fix.python import fix_source
 
-        settings, version = self._settings()
-        path = self.context.filename or "-"
         source = tree.code
         if "vllm" not in source:
             raise SkipFile("no vLLM configuration")
+        settings, version = self._settings()
+        path = self.context.filename or "-"
         try:
             outcome = fix_source(
                 source, path, version, unsafe=self.unsafe_fixes, mode=self.fix_mode, keep=keeper(settings, path)
@@ -96,3 +102,18 @@ class FixReplayConfig(CodemodCommand):
         if not outcome.changed:
             return tree
         return cst.parse_module(outcome.source, config=tree.config_for_parsing)
+
+
+def _version(text: str) -> Version:
+    """``text`` as a vLLM version; ``ValueError`` (a ``VersionError``) when it is not one."""
+    return Version.parse(text)
+
+
+def _target_version_argument(text: str) -> Version:
+    """``--target-version`` for libcst's argument parser: a usage error, not a traceback."""
+    from vllm_lint.versions import VersionError
+
+    try:
+        return _version(text)
+    except VersionError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

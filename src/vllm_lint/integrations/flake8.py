@@ -1,7 +1,11 @@
 """The flake8 plugin: ``flake8 --select VLM``.
 
 It reads flake8's own ``tree`` and ``lines`` (so stdin and unsaved editor
-buffers work) and never re-reads the file.  flake8 applies ``# noqa`` to the
+buffers work) and never re-reads the file.  Its settings are the CLI's:
+``[tool.vllm-lint]`` in the pyproject.toml found from the working directory
+upwards (where flake8 finds its own configuration), with
+``--vllm-target-version`` (or ``vllm-target-version`` in flake8's
+configuration) over ``target-version``.  flake8 applies ``# noqa`` to the
 reported line; the plugin also honours it on any other line of the statement
 (a multi-line engine call), unless ``--disable-noqa``.
 """
@@ -9,6 +13,7 @@ reported line; the plugin also honours it on any other line of the statement
 from __future__ import annotations
 
 import ast
+import sys
 from typing import Iterator
 
 from vllm_lint import __version__
@@ -18,7 +23,8 @@ class VllmLintPlugin:
     name = "vllm-lint"
     version = __version__
 
-    target_version = None  # from --vllm-target-version
+    settings = None  # [tool.vllm-lint], with --vllm-target-version over it
+    target_version = None
     disable_noqa = False
     _resolver = None
 
@@ -34,16 +40,22 @@ class VllmLintPlugin:
             default=None,
             parse_from_config=True,
             metavar="X.Y",
-            help="vLLM release to check against (default: the project's pinned vllm, "
-            "else the installed vllm, else the newest release vllm-lint knows)",
+            help="vLLM release to check against (default: target-version in [tool.vllm-lint], else the "
+            "project's pinned vllm, else the installed vllm, else the newest release vllm-lint knows)",
         )
 
     @classmethod
     def parse_options(cls, options) -> None:
-        from vllm_lint.versions import Version
+        from vllm_lint.config import ConfigError, plugin_settings
 
-        value = getattr(options, "vllm_target_version", None)
-        cls.target_version = Version.parse(value) if value else None
+        try:
+            settings = plugin_settings(getattr(options, "vllm_target_version", None), "vllm-target-version")
+        except ConfigError as error:
+            # A usage error, as flake8 reports its own: one line, exit 2, no traceback.
+            sys.stderr.write(f"flake8: error: vllm-lint: {error}\n")
+            raise SystemExit(2) from None
+        cls.settings = settings
+        cls.target_version = settings.target_version
         cls.disable_noqa = bool(getattr(options, "disable_noqa", False))
         cls._resolver = None
 
@@ -52,7 +64,8 @@ class VllmLintPlugin:
         if cls._resolver is None:
             from vllm_lint.config import VersionResolver
 
-            cls._resolver = VersionResolver(cls.target_version, "--vllm-target-version")
+            source = cls.settings.target_version_source if cls.settings is not None else "--vllm-target-version"
+            cls._resolver = VersionResolver(cls.target_version, source)
         return cls._resolver.for_path(filename)[0]
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
@@ -64,12 +77,20 @@ class VllmLintPlugin:
             maybe = "vllm" in source or "subprocess" in source or "os.exec" in source
             if not maybe or not needs_analysis(source.encode("utf-8", "replace"), self.filename):
                 return
+        settings = self.settings
+        if settings is not None and settings.exclude:
+            from vllm_lint.excludes import is_excluded
+
+            if is_excluded(self.filename, settings.excludes()):
+                return
         from vllm_lint.python import analyze_tree
 
         try:
             findings = analyze_tree(self.tree, self._version_for(self.filename), self.filename)
         except (RecursionError, MemoryError):
             return
+        if settings is not None:
+            findings = [f for f in findings if settings.reports(f.code, self.filename)]
         if findings and not self.disable_noqa:
             from vllm_lint.lint import apply_python_noqa
 

@@ -12,9 +12,15 @@ A finding is silenced by pylint's own ``# pylint: disable=replay-logprobs-mode``
 (or ``disable=E7105``), and by the ``# noqa: VLM105`` comments the CLI and the
 flake8 plugin honour, so one comment serves every front end.  Columns are
 0-based characters, as pylint documents them (``ast`` counts UTF-8 bytes).
+
+Its settings are the CLI's: ``[tool.vllm-lint]`` in the pyproject.toml found from
+the working directory upwards (where pylint finds its own configuration), with
+``--vllm-target-version`` over ``target-version``.
 """
 
 from __future__ import annotations
+
+import sys
 
 from pylint.checkers import BaseChecker
 
@@ -48,24 +54,34 @@ class VllmLintChecker(BaseChecker):
                 "default": None,
                 "type": "string",
                 "metavar": "<X.Y>",
-                "help": "vLLM release to check against (default: the project's pinned vllm, "
-                "else the installed vllm, else the newest release vllm-lint knows).",
+                "help": "vLLM release to check against (default: target-version in [tool.vllm-lint], else the "
+                "project's pinned vllm, else the installed vllm, else the newest release vllm-lint knows).",
             },
         ),
     )
 
     def open(self) -> None:
-        from vllm_lint.config import VersionResolver
-        from vllm_lint.versions import Version
+        from vllm_lint.config import ConfigError, VersionResolver, plugin_settings
 
-        value = self.linter.config.vllm_target_version
-        self._resolver = VersionResolver(Version.parse(value) if value else None, "--vllm-target-version")
+        try:
+            self._settings = plugin_settings(self.linter.config.vllm_target_version, "--vllm-target-version")
+        except ConfigError as error:
+            # A usage error, as pylint reports its own: one line, exit 2, no traceback.
+            sys.stderr.write(f"pylint: error: vllm-lint: {error}\n")
+            raise SystemExit(2) from None
+        self._resolver = VersionResolver(self._settings.target_version, self._settings.target_version_source)
+        self._excludes = self._settings.excludes()
 
     def visit_module(self, node) -> None:
         from vllm_lint.columns import char_column, source_lines
         from vllm_lint.lint import lint_python_bytes
 
         path = node.file or "-"
+        if self._excludes:
+            from vllm_lint.excludes import is_excluded
+
+            if is_excluded(path, self._excludes):
+                return
         try:
             with node.stream() as stream:
                 data = stream.read()
@@ -82,6 +98,8 @@ class VllmLintChecker(BaseChecker):
             return char_column(lines[line - 1], byte_col)
 
         for finding in result.findings:
+            if not self._settings.reports(finding.code, path):
+                continue
             span = finding.span
             self.add_message(
                 message_id(finding.code),
