@@ -223,6 +223,44 @@ def test_symlink_keeps_pointing_at_the_file(tmp_path):
     assert real.read_bytes() == Path(f"{FIXES / 'safe' / 'rename_then_add.py'}.fixed").read_bytes()
 
 
+def test_a_file_whose_lines_end_in_cr_keeps_its_last_line_break(tmp_path):
+    copy = tmp_path / "cr.py"
+    copy.write_bytes(b'from vllm import LLM\rllm = LLM("m", return_sampling_mask=True)\r')
+    code, _, _ = run(["check", "--fix", str(copy)])
+    assert code == 0
+    assert copy.read_bytes() == b'from vllm import LLM\rllm = LLM("m", return_sampling_mask=True, logprobs_mode="processed_logprobs")\r'
+
+
+def test_a_read_only_file_is_left_alone_with_a_diagnostic(tmp_path):
+    source = FIXES / "safe" / "rename_then_add.py"
+    copy = tmp_path / "read_only.py"
+    shutil.copyfile(source, copy)
+    other = tmp_path / "writable.py"
+    shutil.copyfile(source, other)
+    os.chmod(copy, 0o444)
+    try:
+        code, out, err = run(["check", "--fix", str(copy), str(other)])
+        assert code == 1
+        assert copy.read_bytes() == source.read_bytes()  # even for root, who could replace it
+        assert err == f"vllm-lint: error: {copy}: cannot write: the file is read-only\n"
+        assert stat.S_IMODE(os.stat(copy).st_mode) == 0o444
+        assert other.read_bytes() == Path(f"{source}.fixed").read_bytes()
+    finally:
+        os.chmod(copy, 0o644)
+
+
+def test_hard_links_keep_sharing_the_fixed_file(tmp_path):
+    source = FIXES / "safe" / "rename_then_add.py"
+    first = tmp_path / "first.py"
+    shutil.copyfile(source, first)
+    second = tmp_path / "second.py"
+    os.link(first, second)
+    code, _, _ = run(["check", "--fix", str(first)])
+    assert code == 0
+    assert os.path.samefile(first, second)
+    assert second.read_bytes() == Path(f"{source}.fixed").read_bytes()
+
+
 def test_file_changed_after_linting_is_not_overwritten(tmp_path, monkeypatch):
     from vllm_lint.fix import apply
 

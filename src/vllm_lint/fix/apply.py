@@ -9,6 +9,7 @@ finding with a fix.
 from __future__ import annotations
 
 import codecs
+import errno
 import io
 import os
 import stat
@@ -67,13 +68,21 @@ def write_atomically(path: str, data: bytes, expected: bytes) -> None:
     """Replace ``path`` with ``data`` via a temporary file and a rename.
 
     The file keeps its mode (and owner, where allowed); a symbolic link keeps
-    pointing at the file it named.  Raises ``FileChanged`` when the file no
-    longer holds ``expected``, ``OSError`` when it cannot be written.
+    pointing at the file it named.  A file with other hard links is written in
+    place, so that every name still shows the same file.  A read-only file is
+    left alone (as ruff does), even where the user could replace it.  Raises
+    ``FileChanged`` when the file no longer holds ``expected``, ``OSError``
+    when it cannot be written.
     """
-    import tempfile  # only when a file is written: --fix on a clean tree stays as cheap as check
-
     real = os.path.realpath(path)
     info = os.stat(real)
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(real, os.W_OK):
+        raise PermissionError(errno.EACCES, "the file is read-only")
+    if info.st_nlink > 1:
+        _write_in_place(real, data, expected)
+        return
+    import tempfile  # only when a file is written: --fix on a clean tree stays as cheap as check
+
     directory = os.path.dirname(real) or "."
     fd, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(real)}.", suffix=".vllm-lint", dir=directory)
     try:
@@ -97,6 +106,17 @@ def write_atomically(path: str, data: bytes, expected: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def _write_in_place(real: str, data: bytes, expected: bytes) -> None:
+    with open(real, "r+b") as handle:
+        if handle.read() != expected:
+            raise FileChanged(real)
+        handle.seek(0)
+        handle.write(data)
+        handle.truncate()
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def unified_diff(path: str, old: str, new: str) -> str:

@@ -799,8 +799,10 @@ def transform(source: str, targets: Sequence[Target]) -> tuple[str, set[int]]:
     module = cst.parse_module(source)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     transformer = ReplayFixTransformer(source, targets, _argv_elements(wrapper, source, targets))
-    new_module = wrapper.visit(transformer)
-    return new_module.code, transformer.applied
+    new = wrapper.visit(transformer).code
+    if source.endswith("\r") and not new.endswith(("\r", "\n")):
+        new += "\r"  # libcst drops the last line break of a file whose lines end in a lone CR
+    return new, transformer.applied
 
 
 def dedupe(targets: Iterable[Target]) -> list[Target]:
