@@ -127,7 +127,7 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.vllm-lint] must be a table")
     settings.config_path = path
-    known = {"target-version", "select", "ignore", "exclude", "extend-exclude", "per-file-ignores"}
+    known = {"target-version", "select", "ignore", "exclude", "extend-exclude", "per-file-ignores", "frameworks"}
     unknown = set(table) - known
     if unknown:
         raise ConfigError(f"{path}: unknown [tool.vllm-lint] setting(s): {', '.join(sorted(unknown))}")

@@ -1,0 +1,44 @@
+"""The built-in framework packs: one data module per framework.
+
+``MARKERS`` is all that is read before a file needs a pack: the bytes whose
+presence makes a file worth parsing as that framework's config or launch
+script.  A pack module is imported only when its markers match.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# pack name -> (module, byte markers of its configs, byte markers of its launch commands)
+BUILTIN = {
+    "verl": ("verl", (b"actor_rollout_ref",), (b"verl.trainer", b"main_dapo")),
+    "nemo-rl": ("nemo_rl", (b"vllm_kwargs", b"vllm_cfg"), (b"run_grpo", b"run_distillation", b"run_ppo")),
+    "roll": ("roll", (b"strategy_args",), (b"start_rlvr_pipeline", b"start_agentic_pipeline")),
+    "skyrl": ("skyrl", (b"inference_engine",), (b"main_base", b"skyrl_train.entrypoints", b"skyrl.train.entrypoints")),
+    "openrlhf": ("openrlhf", (), (b"train_ppo_ray",)),
+    "prime-rl": ("prime_rl", (b"[inference", b"enable_return_sampling_mask"), (b"prime_rl", b"uv run rl", b"uv run inference")),
+}
+
+
+def load(name: str) -> dict:
+    module = importlib.import_module(f"vllm_lint.frameworks.packs.{BUILTIN[name][0]}")
+    return module.PACK
+
+
+def load_pack(name: str):
+    from vllm_lint.frameworks.pack import pack_from_data
+
+    if name not in _LOADED:
+        _LOADED[name] = pack_from_data(load(name))
+    return _LOADED[name]
+
+
+_LOADED: dict = {}
+
+
+def config_candidates(data: bytes) -> list[str]:
+    return [name for name, (_, markers, _) in BUILTIN.items() if any(m in data for m in markers)]
+
+
+def launch_candidates(data: bytes) -> list[str]:
+    return [name for name, (_, _, markers) in BUILTIN.items() if any(m in data for m in markers)]
