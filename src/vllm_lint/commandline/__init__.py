@@ -264,12 +264,12 @@ class Context:
             if key in seen:
                 continue
             seen.add(key)
-            noqa = lookup(finding.span.line)
-            if noqa is None and noqa_line is not None and finding.span.line <= noqa_line:
-                noqa = lookup(noqa_line)
-            if suppressed(finding.code, noqa):
-                continue
             finding.path = self.path
+            last = noqa_line if noqa_line is not None and finding.span.line <= noqa_line else None
+            matched = suppressions.matching(finding.code, finding.span.line, last)
+            if matched:
+                report.suppressed.append((finding, matched))
+                continue
             result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
         return result, report
@@ -323,6 +323,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
         result.error = FileError(path, f"internal error while reading this file: {type(error).__name__}: {error}")
         return result
     result.findings, result.noqa = ctx.findings()
+    result.frameworks = ctx.frameworks_applied
     return result
 
 

@@ -37,7 +37,7 @@ def config_packs(data: bytes, path: str):
     from vllm_lint.frameworks import packs
     from vllm_lint.frameworks.user import declared_packs
 
-    names = packs.config_candidates(data)
+    names = packs.config_candidates(data, os.path.abspath(path))
     found = [packs.load_pack(name) for name in names]
     for pack in declared_packs(path):
         if pack.matches_glob(_relative(path, pack)) or any(m.encode() in data for m in pack.markers):
@@ -49,7 +49,7 @@ def may_be_config(data: bytes, path: str) -> bool:
     from vllm_lint.frameworks import packs
     from vllm_lint.frameworks.user import declared_packs
 
-    if packs.config_candidates(data):
+    if packs.config_candidates(data, os.path.abspath(path)):
         return True
     return any(pack.matches_glob(_relative(path, pack)) or any(m.encode() in data for m in pack.markers) for pack in declared_packs(path))
 

@@ -238,7 +238,7 @@ def launch_findings(words, source, path: str, version) -> tuple[list[Finding], l
     launcher = next((w for w in words[:first] if w.located), None)
     anchor = source.span(launcher.start, launcher.end) if launcher is not None else Span(1, 0)
     findings = _check(pack, tree, source, version, anchor, launch=True)
-    return findings, [Applied(pack.name, "the command runs its entry point", defaults_from)]
+    return findings, [Applied(pack.name, f"the command on line {anchor.line} runs its entry point", defaults_from)]
 
 
 def _launch_base(pack: Pack, options: dict, path: str) -> tuple[ConfigTree, str]:

@@ -9,6 +9,12 @@ from __future__ import annotations
 
 import importlib
 
+# The framework's own config files (paths in its repository): read as its configs whatever they hold.
+OWN_CONFIGS = {
+    "verl": ("verl/trainer/config/rollout/rollout.yaml",),
+    "nemo-rl": ("examples/configs/grpo_math_1B.yaml",),
+}
+
 # pack name -> (module, byte markers of its configs, byte markers of its launch commands)
 BUILTIN = {
     "verl": ("verl", (b"actor_rollout_ref",), (b"verl.trainer", b"main_dapo")),
@@ -36,8 +42,13 @@ def load_pack(name: str):
 _LOADED: dict = {}
 
 
-def config_candidates(data: bytes) -> list[str]:
-    return [name for name, (_, markers, _) in BUILTIN.items() if any(m in data for m in markers)]
+def config_candidates(data: bytes, path: str = "") -> list[str]:
+    normalized = path.replace("\\", "/")
+    return [
+        name
+        for name, (_, markers, _) in BUILTIN.items()
+        if any(m in data for m in markers) or any(normalized.endswith("/" + own) for own in OWN_CONFIGS.get(name, ()))
+    ]
 
 
 def launch_candidates(data: bytes) -> list[str]:
