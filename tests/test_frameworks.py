@@ -249,3 +249,24 @@ def test_show_settings_lists_the_packs_that_applied(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "framework pack: verl (applied because it has the key path actor_rollout_ref.rollout" in out
     assert "recorded defaults" in out
+
+
+def test_a_quoted_variable_leaves_only_its_key_unknown_and_an_unquoted_one_may_add_overrides(tmp_path):
+    quoted = write(
+        tmp_path / "quoted.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            actor_rollout_ref.rollout.temperature="$TEMPERATURE" \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true
+        """,
+    )
+    assert codes(lint(quoted)) == [(3, "VLM202")]
+    unquoted = write(
+        tmp_path / "unquoted.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true \\
+            actor_rollout_ref.rollout.temperature=$TEMPERATURE
+        """,
+    )
+    assert codes(lint(unquoted)) == []

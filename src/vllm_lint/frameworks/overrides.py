@@ -36,11 +36,20 @@ def apply_overrides(tree: ConfigTree, words, source, span_of) -> list[str]:
     options: list[str] = []
     for word in words:
         text = word.text
-        if word.open and text is None:
-            tree.open = True  # "$@": any override may follow
+        if word.open:
+            # "$@": overrides the caller passes may replace any key written so far, and add any other.
+            for entry in tree.entries.values():
+                entry.value = UNKNOWN
+            tree.open = True
             continue
         if text is None:
-            tree.open = True
+            # key=$VALUE: the key is certain, its value is not.
+            known = _OVERRIDE.match(word.prefix) if "=" in word.prefix else None
+            if known is None or known.group(1) == "~" or "@" in known.group(2) or "/" in known.group(2):
+                tree.open = True  # an override whose key is unknown
+                continue
+            key = known.group(2)
+            tree.set(key, Entry(UNKNOWN, key_span=span_of(word, 0, len(word.prefix)), provenance="override", written_as=key))
             continue
         if text.startswith("-"):
             options.append(text)

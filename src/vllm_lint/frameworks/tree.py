@@ -85,12 +85,14 @@ def yaml_tree(text: str, source, file_path: str | None = None, mount: str = "") 
     """Raises yaml.YAMLError on a broken file."""
     import yaml
 
-    from vllm_lint.launch.yamlsrc import compose_document, constructor
+    from vllm_lint.launch.yamlsrc import compose_all, constructor
 
     tree = ConfigTree()
-    root = compose_document(text)
-    if root is None or not isinstance(root, yaml.MappingNode):
+    documents = [document for document in compose_all(text) if document is not None]
+    # Framework configs are one mapping; a stream of documents is a manifest (read elsewhere).
+    if len(documents) != 1 or not isinstance(documents[0], yaml.MappingNode):
         return tree
+    root = documents[0]
     build = constructor()
 
     def span(node) -> Span | None:

@@ -4,7 +4,7 @@
 uv run --isolated --extra fsdp -m skyrl.train.entrypoints.main_base \
   trainer.policy.model.path="Qwen/Qwen2.5-1.5B-Instruct" \
   generator.inference_engine.backend=vllm \
-  generator.inference_engine.num_engines=$NUM_ENGINES \
-  +generator.inference_engine.engine_init_kwargs.return_sampling_mask=true \  # expect: VLM202
+  generator.inference_engine.num_engines="$NUM_ENGINES" \
+  generator.sampling_params.max_generate_length=1024 \
   +generator.inference_engine.engine_init_kwargs.logprobs_mode=processed_logprobs \
-  generator.sampling_params.max_generate_length=1024
+  +generator.inference_engine.engine_init_kwargs.return_sampling_mask=true  # expect: VLM202:3
