@@ -270,3 +270,11 @@ def test_a_quoted_variable_leaves_only_its_key_unknown_and_an_unquoted_one_may_a
         """,
     )
     assert codes(lint(unquoted)) == []
+
+
+@pytest.mark.parametrize("name", ["verl", "nemo-rl", "roll", "skyrl", "openrlhf", "prime-rl"])
+def test_each_pack_page_is_rendered_from_the_pack(name):
+    from vllm_lint.frameworks.docs import render
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "frameworks" / f"{name}.md"
+    assert page.read_text(encoding="utf-8") == render(name), "regenerate: python -m vllm_lint.frameworks.docs docs/frameworks"

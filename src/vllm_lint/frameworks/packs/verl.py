@@ -6,8 +6,11 @@ Read from volcengine/verl 0.8.0.dev (HEAD b178a3c, 2026-01-29):
 arguments: the rollout's own keys first, then ``engine_kwargs.vllm`` splatted
 over them with ``None`` values dropped; ``top_k``/``temperature`` become the
 server's ``override_generation_config`` and every request's sampling params).
-``logprobs_mode: processed_logprobs`` is a default since verl 0.5; before it
-verl never passed ``logprobs_mode`` (vLLM's ``raw_logprobs`` applied).
+``logprobs_mode: processed_logprobs`` arrived with the rollout config's
+``logprobs_mode`` key in the 0.5 line (recorded as 0.5; not checked against
+each release tag); before it verl passed no ``logprobs_mode`` and vLLM's
+``raw_logprobs`` applied.  A vLLM-only key (``engine_kwargs.vllm.*``) is read as
+meaning a vLLM rollout unless ``rollout.name`` is certainly another backend.
 """
 
 PACK = {
