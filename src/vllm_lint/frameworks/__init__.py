@@ -51,7 +51,8 @@ def may_be_config(data: bytes, path: str) -> bool:
 
     if packs.config_candidates(data, os.path.abspath(path)):
         return True
-    return any(pack.matches_glob(_relative(path, pack)) or any(m.encode() in data for m in pack.markers) for pack in declared_packs(path))
+    declared = declared_packs(path)
+    return bool(declared) and any(pack.matches_glob(_relative(path, pack)) or any(m.encode() in data for m in pack.markers) for pack in declared)
 
 
 def may_be_launch(data: bytes) -> bool:

@@ -7,6 +7,7 @@ to the pyproject.toml) and ``markers`` say which files are its configs.
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -17,20 +18,28 @@ from vllm_lint.frameworks.pack import Pack, PackError, pack_from_data
 def declared_packs(path: str | None) -> list[Pack]:
     if not path or path in ("-", "stdin", "<stdin>"):
         return []
-    return list(_packs_for_dir(str(Path(path).resolve().parent)))
+    return list(_packs_for_dir(os.path.dirname(os.path.abspath(path))))
 
 
 @lru_cache(maxsize=256)
 def _packs_for_dir(directory: str) -> tuple:
-    for candidate in [Path(directory), *Path(directory).parents]:
+    start = Path(directory).resolve()
+    for candidate in [start, *start.parents]:
         pyproject = candidate / "pyproject.toml"
         if pyproject.is_file():
-            table = _frameworks_table(pyproject)
-            if table is not None:
-                return tuple(_packs(table, pyproject))
+            packs = _packs_in(str(pyproject))
+            if packs is not None:
+                return packs
         if (candidate / ".git").exists():
             break
     return ()
+
+
+@lru_cache(maxsize=64)
+def _packs_in(pyproject: str) -> tuple | None:
+    """The packs a pyproject.toml declares; None when it declares none (the search goes on)."""
+    table = _frameworks_table(Path(pyproject))
+    return None if table is None else tuple(_packs(table, Path(pyproject)))
 
 
 def _frameworks_table(pyproject: Path):
@@ -39,8 +48,10 @@ def _frameworks_table(pyproject: Path):
     else:  # pragma: no cover
         import tomli as tomllib
     try:
-        with open(pyproject, "rb") as handle:
-            data = tomllib.load(handle)
+        raw = pyproject.read_bytes()
+        if b"frameworks" not in raw:
+            return None  # no pack declared: not worth parsing
+        data = tomllib.loads(raw.decode("utf-8"))
     except (OSError, ValueError):
         return None
     table = data.get("tool", {}).get("vllm-lint", {})

@@ -42,8 +42,17 @@ def load_pack(name: str):
 _LOADED: dict = {}
 
 
+# Substring tests (bytes.find is far faster than a regex alternation); the per-pack
+# test runs only when some marker is there.
+_CONFIG_MARKERS = tuple(m for _, markers, _ in BUILTIN.values() for m in markers)
+_LAUNCH_MARKERS = tuple(m for _, _, markers in BUILTIN.values() for m in markers)
+_OWN_CONFIG_NAMES = tuple({own.rsplit("/", 1)[-1] for paths in OWN_CONFIGS.values() for own in paths})
+
+
 def config_candidates(data: bytes, path: str = "") -> list[str]:
     normalized = path.replace("\\", "/")
+    if not any(m in data for m in _CONFIG_MARKERS) and not normalized.endswith(_OWN_CONFIG_NAMES):
+        return []
     return [
         name
         for name, (_, markers, _) in BUILTIN.items()
@@ -52,4 +61,6 @@ def config_candidates(data: bytes, path: str = "") -> list[str]:
 
 
 def launch_candidates(data: bytes) -> list[str]:
+    if not any(m in data for m in _LAUNCH_MARKERS):
+        return []
     return [name for name, (_, _, markers) in BUILTIN.items() if any(m in data for m in markers)]
