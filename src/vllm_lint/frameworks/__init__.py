@@ -76,11 +76,11 @@ def lint_config(source, path: str, kind: str, version, data: bytes) -> tuple[lis
     return config_findings(source, path, kind, version, config_packs(data, path))
 
 
-def lint_launch(words, source, path: str, version) -> tuple[list[Finding], list[Applied]]:
-    """Findings of a framework launch command (Hydra overrides) in a shell script or job spec."""
+def lint_launch(words, source, path: str, version, span_of=None, fallback=None) -> tuple[list[Finding], list[Applied]]:
+    """Findings of a framework launch command (Hydra overrides) in a shell script, job spec or argv list."""
     from vllm_lint.frameworks.engine import launch_findings
 
-    return launch_findings(words, source, path, version)
+    return launch_findings(words, source, path, version, span_of, fallback)
 
 
 __all__ = ["Applied", "Span", "lint_config", "lint_launch", "may_be_config", "may_be_launch"]

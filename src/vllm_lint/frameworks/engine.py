@@ -197,7 +197,9 @@ def _launch_pack(words) -> tuple[Pack, int] | None:
 _CONFIG_OPTIONS = ("--config-name", "-cn", "--config-path", "-cp", "--config", "--config-dir", "-cd", "--config_name", "--config_path")
 
 
-def launch_findings(words, source, path: str, version) -> tuple[list[Finding], list[Applied]]:
+def launch_findings(words, source, path: str, version, span_of=None, fallback: Span | None = None) -> tuple[list[Finding], list[Applied]]:
+    """``span_of(word, first, last)`` locates part of a word (default: offsets in ``source``);
+    ``source`` None means the words are not text a fix can edit (a Python argv list)."""
     from vllm_lint.frameworks.overrides import apply_overrides
 
     found = _launch_pack(words)
@@ -225,7 +227,7 @@ def launch_findings(words, source, path: str, version) -> tuple[list[Finding], l
         rest.append(word)
     tree, defaults_from = _launch_base(pack, options, path)
 
-    def span_of(word, first_char: int, last_char: int):
+    def offsets_span(word, first_char: int, last_char: int):
         sub = word.sub_offsets(first_char, last_char)
         if sub is not None:
             return source.span(*sub)
@@ -233,10 +235,11 @@ def launch_findings(words, source, path: str, version) -> tuple[list[Finding], l
             return source.span(word.start, word.end)
         return None
 
-    apply_overrides(tree, rest, source, span_of)
+    locate = span_of or offsets_span
+    apply_overrides(tree, rest, source, locate)
     resolve_interpolations(tree)
-    launcher = next((w for w in words[:first] if w.located), None)
-    anchor = source.span(launcher.start, launcher.end) if launcher is not None else Span(1, 0)
+    anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
+    anchor = anchor or fallback or Span(1, 0)
     findings = _check(pack, tree, source, version, anchor, launch=True)
     return findings, [Applied(pack.name, f"the command on line {anchor.line} runs its entry point", defaults_from)]
 

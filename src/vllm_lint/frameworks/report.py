@@ -77,7 +77,7 @@ def decorate(finding: Finding, pack: Pack, built: Built, source, only_written_he
 
 
 def _fix(finding: Finding, decided, source) -> Fix | None:
-    if decided is None or finding.fix_action is None:
+    if decided is None or finding.fix_action is None or source is None:
         return None
     key, entry = decided
     if entry.value_span is None or entry.path is not None:
