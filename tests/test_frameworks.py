@@ -278,3 +278,24 @@ def test_each_pack_page_is_rendered_from_the_pack(name):
 
     page = Path(__file__).resolve().parent.parent / "docs" / "frameworks" / f"{name}.md"
     assert page.read_text(encoding="utf-8") == render(name), "regenerate: python -m vllm_lint.frameworks.docs docs/frameworks"
+
+
+def test_a_project_pinning_the_framework_and_not_vllm_gets_the_frameworks_vllm(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "requirements.txt", "nemo-rl==0.6.0\n")
+    config = write(
+        tmp_path / "grpo.yaml",
+        """\
+        policy:
+          generation:
+            top_k: 64
+            vllm_kwargs:
+              return_sampling_mask: true
+            vllm_cfg:
+              logprobs_mode: processed_logprobs
+        """,
+    )
+    newest = lint_file(str(config), lambda _path: (V033, "the newest vLLM release the rules know"))
+    assert codes(newest) == [(5, "VLM301")]  # NeMo-RL 0.6 pins vLLM 0.25.1
+    pinned = lint_file(str(config), lambda _path: (V033, "the pinned requirement in pyproject.toml"))
+    assert codes(pinned) == []

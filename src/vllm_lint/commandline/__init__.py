@@ -67,6 +67,7 @@ class Context:
     framework_findings: list = field(default_factory=list)
     frameworks_applied: list = field(default_factory=list)
     framework_launches: bool = False
+    version_source: str = ""  # where the target version came from (a pack may use its framework's pinned vLLM)
 
     @property
     def wrappers(self):
@@ -94,7 +95,7 @@ class Context:
         """An RL framework's entry point with Hydra overrides (``python3 -m verl.trainer.main_ppo k=v``)."""
         from vllm_lint.frameworks import lint_launch
 
-        findings, applied = lint_launch(words, self.source, self.path, self.version)
+        findings, applied = lint_launch(words, self.source, self.path, self.version, version_source=self.version_source)
         noqa_line = None
         if command_range is not None and command_range[0] >= 0 and command_range[1] > command_range[0]:
             noqa_line = self.source.position(command_range[1])[0]
@@ -306,9 +307,10 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     text = text.removeprefix("\ufeff")
     result.source = text
     result.newline = "\r\n" if "\r\n" in text[:10000] else "\n"
-    version, _ = version_for(path)
+    version, version_source = version_for(path)
     ctx = Context(Source(path, text), version, path, result.newline, resolve_configs=kind == "shell")
     ctx.framework_launches = framework_launch
+    ctx.version_source = version_source
     try:
         if framework_config:
             _framework_config(ctx, kind, data)
@@ -346,7 +348,7 @@ def _framework_config(ctx: Context, kind: str, data: bytes) -> None:
     from vllm_lint.frameworks.pack import PackError
 
     try:
-        findings, applied = lint_config(ctx.source, ctx.path, kind, ctx.version, data)
+        findings, applied = lint_config(ctx.source, ctx.path, kind, ctx.version, data, ctx.version_source)
     except ConfigSyntaxError as error:
         raise ParseError(error.reason, error.line, error.col) from None
     except PackError as error:

@@ -69,18 +69,22 @@ def _relative(path: str, pack) -> str:
         return path
 
 
-def lint_config(source, path: str, kind: str, version, data: bytes) -> tuple[list[Finding], list[Applied]]:
-    """Findings of a framework config file linted on its own; raises ConfigSyntaxError."""
+def lint_config(source, path: str, kind: str, version, data: bytes, version_source: str = "") -> tuple[list[Finding], list[Applied]]:
+    """Findings of a framework config file linted on its own; raises ConfigSyntaxError.
+
+    ``version_source`` says where the target version came from: when the project names
+    none, the vLLM release the framework pins (for the framework release the project pins) is used.
+    """
     from vllm_lint.frameworks.engine import config_findings
 
-    return config_findings(source, path, kind, version, config_packs(data, path))
+    return config_findings(source, path, kind, version, config_packs(data, path), version_source)
 
 
-def lint_launch(words, source, path: str, version, span_of=None, fallback=None) -> tuple[list[Finding], list[Applied]]:
+def lint_launch(words, source, path: str, version, span_of=None, fallback=None, version_source: str = "") -> tuple[list[Finding], list[Applied]]:
     """Findings of a framework launch command (Hydra overrides) in a shell script, job spec or argv list."""
     from vllm_lint.frameworks.engine import launch_findings
 
-    return launch_findings(words, source, path, version, span_of, fallback)
+    return launch_findings(words, source, path, version, span_of, fallback, version_source)
 
 
 __all__ = ["Applied", "Span", "lint_config", "lint_launch", "may_be_config", "may_be_launch"]

@@ -151,3 +151,20 @@ def _pin_in(file: Path, distribution: str) -> tuple[int, ...] | None:
         if match and _normal(match.group(1)) == _normal(distribution):
             return _release(match.group(2))
     return None
+
+
+def framework_vllm(pack: Pack, linted_path: str | None) -> tuple[str | None, str]:
+    """The vLLM release the framework pins, for the framework release the project pins."""
+    if not pack.vllm_pins:
+        return None, ""
+    release, why = pinned_release(pack, linted_path)
+    if release is None:
+        return None, ""
+    chosen = None
+    for first, vllm in sorted(pack.vllm_pins.items(), key=lambda item: _release(item[0])):
+        if release >= _release(first):
+            chosen = vllm
+    if chosen is None:
+        return None, ""
+    shown = ".".join(str(part) for part in release)
+    return chosen, f"{pack.name} {shown} ({why}) pins vLLM {chosen}"

@@ -79,6 +79,9 @@ def render(name: str) -> str:
             out.append(f"- `{key}`: {releases} (unknown when the project pins no release)")
         else:
             out.append(f"- `{key}`: `{_json(value)}`")
+    if pack.get("vllm_pins"):
+        pins = "; ".join(f"{name} {release}+ pins vLLM {vllm}" for release, vllm in pack["vllm_pins"].items())
+        out += ["", f"Pinned vLLM: {pins}. It is the target version of a project that pins the framework and names no vLLM version of its own."]
     if pack.get("backend"):
         backend = pack["backend"]
         values = ", ".join(f"`{v}`" for v in backend["values"])

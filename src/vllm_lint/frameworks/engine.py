@@ -58,7 +58,23 @@ def _mount_of(pack: Pack, path: str) -> str | None:
     return None
 
 
-def config_findings(source, path: str, kind: str, version, packs: list[Pack]) -> tuple[list[Finding], list[Applied]]:
+def _target(pack: Pack, version, version_source: str, path: str):
+    """The project's target version, or the framework's pinned vLLM when the project names none."""
+    from vllm_lint.frameworks.defaults import framework_vllm
+    from vllm_lint.versions import Version, VersionError
+
+    if not version_source.startswith("the newest"):
+        return version, ""
+    pinned, why = framework_vllm(pack, path)
+    if pinned is None:
+        return version, ""
+    try:
+        return Version.parse(pinned), why
+    except VersionError:
+        return version, ""
+
+
+def config_findings(source, path: str, kind: str, version, packs: list[Pack], version_source: str = "") -> tuple[list[Finding], list[Applied]]:
     findings: list[Finding] = []
     applied: list[Applied] = []
     parsed: dict[str, ConfigTree] = {}
@@ -79,8 +95,9 @@ def config_findings(source, path: str, kind: str, version, packs: list[Pack]) ->
                 continue
             reason = f"it has the key path {key}"
         tree, defaults_from = _merged(pack, own, path, kind)
-        applied.append(Applied(pack.name, reason, defaults_from))
-        findings.extend(_check(pack, tree, source, version, anchor_default=_first_key_span(own), launch=False))
+        target, pinned_by = _target(pack, version, version_source, path)
+        applied.append(Applied(pack.name, reason + (f"; target vLLM from {pinned_by}" if pinned_by else ""), defaults_from))
+        findings.extend(_check(pack, tree, source, target, anchor_default=_first_key_span(own), launch=False))
     return findings, applied
 
 
@@ -197,7 +214,7 @@ def _launch_pack(words) -> tuple[Pack, int] | None:
 _CONFIG_OPTIONS = ("--config-name", "-cn", "--config-path", "-cp", "--config", "--config-dir", "-cd", "--config_name", "--config_path")
 
 
-def launch_findings(words, source, path: str, version, span_of=None, fallback: Span | None = None) -> tuple[list[Finding], list[Applied]]:
+def launch_findings(words, source, path: str, version, span_of=None, fallback: Span | None = None, version_source: str = "") -> tuple[list[Finding], list[Applied]]:
     """``span_of(word, first, last)`` locates part of a word (default: offsets in ``source``);
     ``source`` None means the words are not text a fix can edit (a Python argv list)."""
     from vllm_lint.frameworks.overrides import apply_overrides
@@ -240,8 +257,10 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     resolve_interpolations(tree)
     anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
     anchor = anchor or fallback or Span(1, 0)
-    findings = _check(pack, tree, source, version, anchor, launch=True)
-    return findings, [Applied(pack.name, f"the command on line {anchor.line} runs its entry point", defaults_from)]
+    target, pinned_by = _target(pack, version, version_source, path)
+    findings = _check(pack, tree, source, target, anchor, launch=True)
+    reason = f"the command on line {anchor.line} runs its entry point" + (f"; target vLLM from {pinned_by}" if pinned_by else "")
+    return findings, [Applied(pack.name, reason, defaults_from)]
 
 
 def _launch_base(pack: Pack, options: dict, path: str) -> tuple[ConfigTree, str]:

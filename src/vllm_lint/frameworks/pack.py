@@ -12,7 +12,9 @@ A pack says how a framework maps its configuration to vLLM:
   ``{"first release": value, ...}`` when it changed across releases;
 * ``backend``: the key that chooses the inference engine, and its vLLM values;
 * ``sets``: engine arguments and environment the framework sets itself
-  (``when`` names an engine argument that must be certainly on).
+  (``when`` names an engine argument that must be certainly on);
+* ``vllm_pins``: the vLLM release the framework pins, per framework release: the
+  target version of a project that pins the framework but not vLLM.
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ class Pack:
     transforms: dict = field(default_factory=dict)
     sets: list[dict] = field(default_factory=list)
     globs: list[str] = field(default_factory=list)
-    vllm_pin: str | None = None
+    # The vLLM release the framework pins, per framework release (first release -> vLLM).
+    vllm_pins: dict = field(default_factory=dict)
     declared_in: str | None = None  # the pyproject.toml of a user-declared pack
     formats: tuple = ("yaml",)
 
@@ -70,7 +73,7 @@ class Pack:
 _FIELDS = {
     "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
     "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
-    "sets", "globs", "vllm_pin", "formats",
+    "sets", "globs", "vllm_pins", "formats",
 }
 
 
