@@ -41,6 +41,8 @@ VERL_REPLAY = """\
         engine_kwargs:
           vllm:
             return_sampling_mask: true
+    trainer:
+      val_before_train: false
     """
 
 
@@ -122,6 +124,8 @@ def test_interpolation_to_another_key_is_followed_and_to_the_environment_is_unkn
             engine_kwargs:
               vllm:
                 return_sampling_mask: true
+        trainer:
+          val_before_train: false
         """,
     )
     assert codes(lint(config)) == [(6, "VLM202")]
@@ -137,6 +141,7 @@ def test_hydra_override_fix_replaces_the_value_in_the_token(tmp_path):
         python3 -m verl.trainer.main_ppo \\
             actor_rollout_ref.rollout.name=vllm \\
             actor_rollout_ref.rollout.top_k=64 \\
+            trainer.val_before_train=False \\
             +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true \\
             actor_rollout_ref.rollout.logprobs_mode=raw_logprobs
         """,
@@ -190,7 +195,7 @@ def test_framework_launch_in_a_kubernetes_job_spec(tmp_path):
                     - +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true
         """,
     )
-    assert codes(lint(job)) == [(12, "VLM202")]
+    assert codes(lint(job)) == [(12, "VLM201"), (12, "VLM202")]  # validation is greedy, rollouts unbounded
 
 
 # ------------------------------------------------------------ declared packs
@@ -260,7 +265,7 @@ def test_a_quoted_variable_leaves_only_its_key_unknown_and_an_unquoted_one_may_a
             +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true
         """,
     )
-    assert codes(lint(quoted)) == [(3, "VLM202")]
+    assert codes(lint(quoted)) == [(3, "VLM201"), (3, "VLM202")]
     unquoted = write(
         tmp_path / "unquoted.sh",
         """\
@@ -299,3 +304,23 @@ def test_a_project_pinning_the_framework_and_not_vllm_gets_the_frameworks_vllm(t
     assert codes(newest) == [(5, "VLM301")]  # NeMo-RL 0.6 pins vLLM 0.25.1
     pinned = lint_file(str(config), lambda _path: (V033, "the pinned requirement in pyproject.toml"))
     assert codes(pinned) == []
+
+
+def test_verl_validation_before_training_samples_greedily(tmp_path):
+    config = write(
+        tmp_path / "exp.yaml",
+        """\
+        defaults: [ppo_trainer, _self_]
+        actor_rollout_ref:
+          rollout:
+            top_k: 64
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        """,
+    )
+    result = lint(config)
+    assert codes(result) == [(7, "VLM201")]  # at the replay key
+    assert "actor_rollout_ref.rollout.val_kwargs.temperature = 0 (verl default)" in result.findings[0].message
+    unvalidated = write(tmp_path / "exp2.yaml", config.read_text() + "trainer:\n  val_before_train: false\n")
+    assert codes(lint(unvalidated)) == []

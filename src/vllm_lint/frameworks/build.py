@@ -21,8 +21,10 @@ MISSING = "???"  # OmegaConf's mandatory value: set at launch
 class Built:
     engine: EngineFacts
     requests: list[RequestFacts]
-    # (scope, vLLM name) -> (key path, entry) that decided the fact, for messages and fixes.
+    # (scope, vLLM name) -> (key path, entry) that decided the fact, for messages and fixes;
+    # the engine's here, each request's in ``request_decided`` (one dict per request).
     decided_by: dict[tuple[str, str], tuple[str, Entry]] = field(default_factory=dict)
+    request_decided: list[dict] = field(default_factory=list)
 
 
 def _origin(entry: Entry) -> Origin | None:
@@ -110,10 +112,16 @@ def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
     for spec in pack.request:
         groups.setdefault(spec.get("group", ""), []).append(spec)
     for group, specs in groups.items():
-        # A named group (eval requests) exists only when its config is written.
+        # A named group (eval requests) exists only when its config is written,
+        # and only when the setting that sends them (``requires``) is certainly on.
         if group and not any(tree.get(spec["key"]) is not None for spec in specs):
             continue
-        built.requests.append(_request(specs, tree, built))
+        required = [spec["requires"] for spec in specs if "requires" in spec]
+        if required and not all(_certainly_on(tree, key) for key in required):
+            continue
+        decided: dict = {}
+        built.requests.append(_request(specs, tree, built, decided))
+        built.request_decided.append(decided)
     return built
 
 
@@ -193,7 +201,12 @@ def _transform(pack: Pack, built: Built) -> None:
                 engine.fields["speculative_config"] = Known(None, config.origin)
 
 
-def _request(specs: list[dict], tree: ConfigTree, built: Built) -> RequestFacts:
+def _certainly_on(tree: ConfigTree, key: str) -> bool:
+    entry = tree.get(key)
+    return entry is not None and entry.value is not UNKNOWN and known_bool(Known(entry.value)) is True
+
+
+def _request(specs: list[dict], tree: ConfigTree, built: Built, decided: dict) -> RequestFacts:
     anchor = built.engine.anchor
     request = RequestFacts(anchor=anchor, engine=built.engine)
     for spec in specs:
@@ -211,7 +224,7 @@ def _request(specs: list[dict], tree: ConfigTree, built: Built) -> RequestFacts:
         origin = _origin(entry)
         if origin is not None:
             request.written[spec["param"]] = origin
-        built.decided_by[("request", spec["param"])] = (spec["key"], entry)
+        decided[("request", spec["param"])] = (spec["key"], entry)
     return request
 
 

@@ -182,10 +182,19 @@ def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, 
         anchor = replay.key_span
     built = build(pack, tree, anchor)
     result = []
-    for finding in check_facts([built.engine], built.requests, version):
-        told = decorate(finding, pack, built, source, only_written_here=launch)
-        if told is not None:
-            result.append(told)
+    # Each request is checked on its own so that a finding names the keys of its own group.
+    batches = [(check_facts([built.engine], [], version), built.decided_by)]
+    for request, decided in zip(built.requests, built.request_decided):
+        batches.append((check_facts([], [request], version), {**built.decided_by, **decided}))
+    seen = set()
+    for findings, decided in batches:
+        for finding in findings:
+            told = decorate(finding, pack, decided, source, only_written_here=launch)
+            key = None if told is None else (told.code, told.span.line, told.span.col, told.message)
+            if told is not None and key not in seen:
+                seen.add(key)
+                result.append(told)
+    result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
     return result
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from vllm_lint.findings import Edit, Finding, Fix
-from vllm_lint.frameworks.build import Built
 from vllm_lint.frameworks.pack import Pack
 from vllm_lint.frameworks.tree import Entry
 
@@ -51,13 +50,16 @@ def _show(value) -> str:
     return str(value)
 
 
-def decorate(finding: Finding, pack: Pack, built: Built, source, only_written_here: bool) -> Finding | None:
-    """The finding in the framework's terms; None when this file does not decide it."""
+def decorate(finding: Finding, pack: Pack, decided_by: dict, source, only_written_here: bool) -> Finding | None:
+    """The finding in the framework's terms; None when this file does not decide it.
+
+    ``decided_by``: (scope, vLLM name) -> (key path, entry) for the engine and the request checked.
+    """
     scope_name = DECIDING.get(finding.code)
-    decided = built.decided_by.get(scope_name) if scope_name else None
+    decided = decided_by.get(scope_name) if scope_name else None
     if finding.fix_action == "remove-adaptive-verification":
-        decided = built.decided_by.get(("engine", "speculative_config.enable_adaptive_verification"), decided)
-    replay = built.decided_by.get(("engine", "return_sampling_mask"))
+        decided = decided_by.get(("engine", "speculative_config.enable_adaptive_verification"), decided)
+    replay = decided_by.get(("engine", "return_sampling_mask"))
     if only_written_here:
         here = [item for item in (decided, replay) if item is not None and item[1].provenance == "override"]
         if not here:

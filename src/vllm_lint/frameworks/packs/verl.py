@@ -6,6 +6,9 @@ Read from volcengine/verl 0.8.0.dev (HEAD b178a3c, 2026-01-29):
 arguments: the rollout's own keys first, then ``engine_kwargs.vllm`` splatted
 over them with ``None`` values dropped; ``top_k``/``temperature`` become the
 server's ``override_generation_config`` and every request's sampling params).
+Validation requests (``trainer.val_before_train: True``, the default: verl
+validates before training) take ``rollout.val_kwargs`` instead, whose defaults
+are greedy (``temperature: 0``, ``top_k: -1``).
 ``logprobs_mode: processed_logprobs`` arrived with the rollout config's
 ``logprobs_mode`` key in the 0.5 line (recorded as 0.5; not checked against
 each release tag); before it verl passed no ``logprobs_mode`` and vLLM's
@@ -42,12 +45,18 @@ PACK = {
         {"key": "actor_rollout_ref.rollout.top_k", "param": "top_k"},
         {"key": "actor_rollout_ref.rollout.temperature", "param": "temperature"},
         {"key": "actor_rollout_ref.rollout.top_p", "param": "top_p"},
+        # Validation requests (ray_trainer._validate, before training when val_before_train).
+        {"key": "actor_rollout_ref.rollout.val_kwargs.top_k", "param": "top_k", "group": "validation", "requires": "trainer.val_before_train"},
+        {"key": "actor_rollout_ref.rollout.val_kwargs.temperature", "param": "temperature", "group": "validation", "requires": "trainer.val_before_train"},
     ],
     "defaults": {
         "actor_rollout_ref.rollout.top_k": -1,
         "actor_rollout_ref.rollout.temperature": 1.0,
         "actor_rollout_ref.rollout.top_p": 1,
         "actor_rollout_ref.rollout.enforce_eager": False,
+        "actor_rollout_ref.rollout.val_kwargs.top_k": -1,
+        "actor_rollout_ref.rollout.val_kwargs.temperature": 0,
+        "trainer.val_before_train": True,
         # Per framework release (first release with the value): unknown version and different values -> unknown.
         "actor_rollout_ref.rollout.logprobs_mode": {"0.4": None, "0.5": "processed_logprobs"},
     },
