@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Mapping, Origin, RequestFacts, Span, known_bool
+from vllm_lint.facts import UNKNOWN, EngineFacts, Known, Mapping, Origin, RequestFacts, Span, known_bool
 from vllm_lint.frameworks.pack import Pack
 from vllm_lint.frameworks.tree import ConfigTree, Entry
 
@@ -226,10 +226,3 @@ def _request(specs: list[dict], tree: ConfigTree, built: Built, decided: dict) -
             request.written[spec["param"]] = origin
         decided[("request", spec["param"])] = (spec["key"], entry)
     return request
-
-
-def replay_entry(built: Built) -> tuple[str, Entry] | None:
-    return built.decided_by.get(("engine", "return_sampling_mask"))
-
-
-__all__ = ["ABSENT", "Built", "build", "backend_is_other", "replay_entry"]

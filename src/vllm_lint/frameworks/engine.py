@@ -18,8 +18,8 @@ from vllm_lint.frameworks import Applied
 from vllm_lint.frameworks.build import backend_is_other, build
 from vllm_lint.frameworks.defaults import default_tree
 from vllm_lint.frameworks.pack import Pack, PackError
-from vllm_lint.launch.words import Source
 from vllm_lint.frameworks.tree import ConfigTree, resolve_interpolations, toml_tree, yaml_tree
+from vllm_lint.launch.words import Source
 
 MAX_DEFAULTS_DEPTH = 8
 
