@@ -190,8 +190,12 @@ def run_corpus(name: str, args) -> dict:
             if tool.accounting:
                 m.plugin_cpu.append(_plugin_cpu(stderr))
             print(f"  run {run + 1}/{args.runs} {tool.name}: {cpu:.2f}s CPU, {wall:.2f}s wall, {rss / 1024:.0f} MiB", file=sys.stderr)
+    packs = subprocess.run(
+        [sys.executable, str(HERE / "framework_packs.py"), str(root)], capture_output=True, text=True, check=True
+    ).stdout.strip()
     return {
         "corpus": name,
+        "framework_packs": packs,
         "root": str(root),
         "files": len(files),
         "lines": lines,
@@ -343,6 +347,10 @@ def budget_rows(corpus: dict, rows: list[dict], jobs: int) -> list[tuple[str, st
         out.append(("`--fix` on a tree without findings <= 1.1x `check`", "not measured (no fixer in this build)", "n/a"))
     if name == "vllm":
         out.append((f"peak memory < {MEMORY_BUDGET_MIB} MB", f"{check['rss_mib']:.0f} MiB", _ok(check["rss_mib"] < MEMORY_BUDGET_MIB)))
+    packs = corpus.get("framework_packs")
+    if packs:
+        # The packs only ever see config and command files; none are loaded on a tree without framework configs.
+        out.append(("framework packs on a tree without framework configs: nothing loaded", packs, _ok("packs loaded: 0" in packs)))
     parallel = by_tool.get(f"vllm-lint check -j{jobs}")
     if parallel:
         out.append((f"`-j{jobs}` wall time vs `-j1`", f"{parallel['wall']:.2f}s vs {check['wall']:.2f}s ({check['wall'] / parallel['wall']:.2f}x faster)", "info"))

@@ -9,7 +9,7 @@ from vllm_lint.lint import lint_file
 from vllm_lint.rules import unused_noqa
 from vllm_lint.versions import NEWEST_VERSION, Version
 
-FIXTURES = fixture_files("python", "commandline")
+FIXTURES = fixture_files("python", "commandline", "frameworks")
 
 
 def lint_fixture(path):

@@ -1,4 +1,4 @@
-"""The package's layers import downwards only: both front ends share ``launch`` and ``sources``."""
+"""The package's layers import downwards only: the front ends share ``launch``, ``frameworks`` and ``sources``."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ FORBIDDEN = {
     "launch": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
     "python": ("vllm_lint.commandline", "vllm_lint.lint", "vllm_lint.cli"),
     "commandline": ("vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
+    "frameworks": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
     "sources.py": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.launch"),
 }
 

@@ -236,7 +236,21 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
     if settings.per_file_ignores:
         for pattern, codes in settings.per_file_ignores.items():
             out.write(f"per-file-ignores: {pattern} = {', '.join(codes)}\n")
+    if probe and os.path.isfile(probe):
+        _show_frameworks(probe, resolver, out)
     return EXIT_CLEAN
+
+
+def _show_frameworks(path: str, resolver, out) -> None:
+    """The RL framework packs that applied to the file, why, and where their defaults came from."""
+    from vllm_lint.lint import lint_file
+
+    result = lint_file(path, resolver.for_path)
+    if not result.frameworks:
+        out.write("framework packs: (none applied)\n")
+        return
+    for applied in result.frameworks:
+        out.write(f"framework pack: {applied.pack} (applied because {applied.reason}; defaults from {applied.defaults})\n")
 
 
 def _select(results, settings) -> None:

@@ -201,6 +201,7 @@ _KNOWN_SETTINGS = frozenset(
         "exclude",
         "extend-exclude",
         "per-file-ignores",
+        "frameworks",  # declared framework packs, read by vllm_lint.frameworks.user
     }
 )
 

@@ -34,8 +34,10 @@ class FileResult:
     error: FileError | None = None
     source: str | None = None  # decoded text, kept for output with context and for fixing
     newline: str = "\n"
-    kind: str | None = None  # the front end that read it: "python", "shell", "dockerfile", "yaml"
+    kind: str | None = None  # the front end that read it: "python", "shell", "dockerfile", "yaml", "toml"
     noqa: NoqaReport | None = None  # its noqa directives, and what they silenced
+    # The RL framework packs that applied to the file, and why (``--show-settings``).
+    frameworks: list = field(default_factory=list)
 
     @property
     def is_python(self) -> bool:

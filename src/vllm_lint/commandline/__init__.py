@@ -67,6 +67,11 @@ class Context:
     explicit_version: bool = False
     # The image the commands being read run in (a Dockerfile stage's base, a container's image).
     image: str | None = None
+    # Findings told in an RL framework's terms (vllm_lint.frameworks), and the packs that applied.
+    framework_findings: list = field(default_factory=list)
+    frameworks_applied: list = field(default_factory=list)
+    framework_launches: bool = False
+    version_source: str = ""  # where the target version came from (a pack may use its framework's pinned vLLM)
 
     @property
     def wrappers(self):
@@ -95,6 +100,19 @@ class Context:
             self.script_word(found.word, found.env, found.env_open)
         elif isinstance(found, Launch):
             self.add_launch(found, command_range)
+        elif self.framework_launches:
+            self.framework_launch(words, command_range)
+
+    def framework_launch(self, words: list[Word], command_range=None) -> None:
+        """An RL framework's entry point with Hydra overrides (``python3 -m verl.trainer.main_ppo k=v``)."""
+        from vllm_lint.frameworks import lint_launch
+
+        findings, applied = lint_launch(words, self.source, self.path, self.version, version_source=self.version_source)
+        noqa_line = None
+        if command_range is not None and command_range[0] >= 0 and command_range[1] > command_range[0]:
+            noqa_line = self.source.position(command_range[1])[0]
+        self.framework_findings.extend((finding, noqa_line) for finding in findings)
+        self.frameworks_applied.extend(applied)
 
     def script_word(self, word: Word, env: dict, env_open: bool) -> None:
         """``sh -c SCRIPT``: read the script where its word is written."""
@@ -258,6 +276,18 @@ class Context:
                 except (ValueError, TypeError, KeyError, IndexError, AttributeError):  # pragma: no cover
                     finding.fix = finding.disable_replay_fix = None  # a fix we cannot compute is not offered
                 result.append(finding)
+        for finding, noqa_line in self.framework_findings:
+            key = (finding.code, finding.span.line, finding.span.col, finding.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            finding.path = self.path
+            last = noqa_line if noqa_line is not None and finding.span.line <= noqa_line else None
+            matched = suppressions.matching(finding.code, finding.span.line, last)
+            if matched:
+                report.suppressed.append((finding, matched))
+                continue
+            result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
         return result, report
 
@@ -276,7 +306,8 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     result = FileResult(path, kind=kind)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
     # (an executable with a shell shebang and an appended zip is not the user's script).
-    if not may_have_findings(data, kind):
+    framework_config, framework_launch = _framework_prefilter(data, kind, path)
+    if not (framework_config or framework_launch or (kind != "toml" and may_have_findings(data, kind))):
         return result
     if len(data) > MAX_ANALYSED_BYTES:
         result.error = too_large_to_analyse(path, len(data))
@@ -295,7 +326,11 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     target = version_for(path)
     ctx = Context(Source(path, text), target[0], path, result.newline, resolve_configs=kind == "shell")
     ctx.explicit_version = getattr(target, "explicit", False)
+    ctx.framework_launches = framework_launch
+    ctx.version_source = target[1]
     try:
+        if framework_config:
+            _framework_config(ctx, kind, data)
         analyse(ctx, kind)
     except RecursionError:
         result.error = FileError(path, "too deeply nested to analyse")
@@ -307,7 +342,36 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
         result.error = FileError(path, f"internal error while reading this file: {type(error).__name__}: {error}")
         return result
     result.findings, result.noqa = ctx.findings()
+    result.frameworks = ctx.frameworks_applied
     return result
+
+
+def _framework_prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool]:
+    """Whether the bytes may hold an RL framework's config, or a launch of its entry point."""
+    from vllm_lint.frameworks import may_be_config, may_be_launch
+    from vllm_lint.frameworks.pack import PackError
+
+    try:
+        config = kind in ("yaml", "toml") and may_be_config(data, path)
+    except PackError:
+        config = True  # reported once, when the file is read
+    launch = kind in ("shell", "yaml", "dockerfile") and may_be_launch(data)
+    return config, launch
+
+
+def _framework_config(ctx: Context, kind: str, data: bytes) -> None:
+    from vllm_lint.frameworks import lint_config
+    from vllm_lint.frameworks.engine import ConfigSyntaxError
+    from vllm_lint.frameworks.pack import PackError
+
+    try:
+        findings, applied = lint_config(ctx.source, ctx.path, kind, ctx.version, data, ctx.version_source)
+    except ConfigSyntaxError as error:
+        raise ParseError(error.reason, error.line, error.col) from None
+    except PackError as error:
+        raise ParseError(f"framework pack: {error}") from None
+    ctx.framework_findings.extend((finding, None) for finding in findings)
+    ctx.frameworks_applied.extend(applied)
 
 
 class ParseError(Exception):

@@ -18,11 +18,13 @@ SHEBANG_BYTES = 128
 
 
 def command_file_kind(path: str, data: bytes | None = None) -> str | None:
-    """"shell", "dockerfile", "yaml" or None."""
+    """"shell", "dockerfile", "yaml", "toml" or None."""
     name = os.path.basename(path)
     lower = name.lower()
     if lower.endswith(YAML_EXTENSIONS):
         return "yaml"
+    if lower.endswith(".toml") and lower != "pyproject.toml":
+        return "toml"  # an RL framework's config (prime-rl); read only when a pack's markers match
     if lower.endswith(SHELL_EXTENSIONS):
         return "shell"
     if lower in ("dockerfile", "containerfile") or lower.endswith((".dockerfile", ".containerfile")):

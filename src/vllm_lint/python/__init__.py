@@ -100,6 +100,7 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) ->
         with project.analysing(real_path):
             analysis = analyze_module(tree, real_path, project)
     findings = check_facts(_not_reported_elsewhere(analysis, version, real_path), analysis.requests, version)
+    findings += _framework_findings(analysis, version, real_path)
     for finding in findings:
         origin = finding.origin
         # A dict of another file may have readers there too: the fixer counts them all.
@@ -109,6 +110,19 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) ->
             finding.fix_action = None
             finding.fix_safety = None
     return findings
+
+
+def _framework_findings(analysis, version: Version, path: str | None) -> list[Finding]:
+    """Findings of RL framework launches in argv lists, located at the list's elements."""
+    if not analysis.framework_launches:
+        return []
+    from vllm_lint.frameworks import lint_launch
+
+    found: list[Finding] = []
+    for words, call_span in analysis.framework_launches:
+        findings, _applied = lint_launch(words, None, path or "-", version, lambda word, first, last: word.extra.get("span"), call_span)
+        found.extend(findings)
+    return found
 
 
 def _not_reported_elsewhere(analysis, version: Version, path: str | None) -> list:

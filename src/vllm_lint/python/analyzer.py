@@ -85,6 +85,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._known_ray_envs = ray_envs or {}
         self.ray_envs: dict[int, list] = {}
         self.engines: list[EngineFacts] = []
+        # argv lists that run an RL framework's entry point: (words, call span).
+        self.framework_launches: list = []
         self.requests: list[RequestFacts] = []
         self._engine_nodes: set[int] = set()
         self._request_keys: set[tuple[int, int]] = set()

@@ -193,6 +193,15 @@ class _Engines:
             self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
         elif isinstance(found, Launch):
             self.add(found, elements)
+        else:
+            self.framework_launch(words)
+
+    def framework_launch(self, words: list[Word]) -> None:
+        """An RL framework's entry point with Hydra overrides in an argv list (checked with the target version later)."""
+        from vllm_lint.frameworks.packs import launch_candidates
+
+        if launch_candidates(" ".join(w.text or "" for w in words).encode()):
+            self.analysis.framework_launches.append((words, self.call_span))
 
     def script(self, text: str, span: Span, env: dict, env_open: bool) -> None:
         from vllm_lint.launch import shell

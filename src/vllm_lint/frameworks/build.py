@@ -1,0 +1,228 @@
+"""A merged framework config -> the ``EngineFacts`` and ``RequestFacts`` every front end builds.
+
+The pack's ``engine`` entries are applied in order (later ones win, null values
+are dropped), its ``request`` entries give the sampling parameters every request
+carries, and what the framework sets itself is added last.  A key the tree may
+hold but does not show (an unread base config) is UNKNOWN, so rules stay silent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vllm_lint.facts import UNKNOWN, EngineFacts, Known, Mapping, Origin, RequestFacts, Span, known_bool
+from vllm_lint.frameworks.pack import Pack
+from vllm_lint.frameworks.tree import ConfigTree, Entry
+
+MISSING = "???"  # OmegaConf's mandatory value: set at launch
+
+
+@dataclass
+class Built:
+    engine: EngineFacts
+    requests: list[RequestFacts]
+    # (scope, vLLM name) -> (key path, entry) that decided the fact, for messages and fixes;
+    # the engine's here, each request's in ``request_decided`` (one dict per request).
+    decided_by: dict[tuple[str, str], tuple[str, Entry]] = field(default_factory=dict)
+    request_decided: list[dict] = field(default_factory=list)
+
+
+def _origin(entry: Entry) -> Origin | None:
+    if entry.key_span is None:
+        return None
+    kind = "flag" if entry.provenance == "override" else "config-key"
+    return Origin(entry.key_span, kind, path=entry.path)
+
+
+def _fact(entry: Entry):
+    value = entry.value
+    if value is UNKNOWN or value == MISSING:
+        return UNKNOWN
+    return Known(value, _origin(entry))
+
+
+def _mapping(leaves: list[tuple[str, Entry]]) -> Mapping:
+    mapping = Mapping()
+    for relative, entry in leaves:
+        if not relative:
+            return mapping
+        head, _, rest = relative.partition(".")
+        if rest:
+            inner = mapping.items.get(head)
+            if not (isinstance(inner, Known) and isinstance(inner.value, Mapping)):
+                inner = Known(Mapping(), _origin(entry))
+                mapping.items[head] = inner
+            _put(inner.value, rest, entry)
+        else:
+            mapping.items[head] = _value_fact(entry)
+    return mapping
+
+
+def _put(mapping: Mapping, relative: str, entry: Entry) -> None:
+    head, _, rest = relative.partition(".")
+    if not rest:
+        mapping.items[head] = _value_fact(entry)
+        return
+    inner = mapping.items.get(head)
+    if not (isinstance(inner, Known) and isinstance(inner.value, Mapping)):
+        inner = Known(Mapping(), _origin(entry))
+        mapping.items[head] = inner
+    _put(inner.value, rest, entry)
+
+
+def _value_fact(entry: Entry):
+    if isinstance(entry.value, dict):
+        inner = Mapping()
+        for key, value in entry.value.items():
+            inner.items[str(key)] = _value_fact(Entry(value, entry.key_span, None, entry.path, entry.provenance))
+        return Known(inner, _origin(entry))
+    return _fact(entry)
+
+
+def backend_is_other(pack: Pack, tree: ConfigTree) -> bool:
+    """The config certainly runs another inference engine than vLLM."""
+    if not pack.backend:
+        return False
+    entry = tree.get(pack.backend["key"])
+    if entry is None or entry.value is UNKNOWN or entry.value == MISSING or not isinstance(entry.value, str):
+        return False
+    return entry.value not in pack.backend["values"]
+
+
+def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
+    engine = EngineFacts(kind=pack.name, anchor=anchor, source="framework", env_open=True)
+    built = Built(engine, [])
+    for spec in pack.engine:
+        if "prefix" in spec:
+            _passthrough(pack, tree, spec["prefix"], built)
+            continue
+        entry = tree.get(spec["key"])
+        if entry is None:
+            if tree.open and spec["arg"] not in engine.fields:
+                engine.fields[spec["arg"]] = UNKNOWN
+            continue
+        if entry.value is None:
+            continue  # the framework leaves it to vLLM
+        _set_engine(built, spec["arg"], spec["key"], entry)
+    for name in pack.engine_unknown:
+        engine.fields.setdefault(name, UNKNOWN)
+    _framework_sets(pack, built)
+    _transform(pack, built)
+    groups: dict[str, list[dict]] = {}
+    for spec in pack.request:
+        groups.setdefault(spec.get("group", ""), []).append(spec)
+    for group, specs in groups.items():
+        # A named group (eval requests) exists only when its config is written,
+        # and only when the setting that sends them (``requires``) is certainly on.
+        if group and not any(tree.get(spec["key"]) is not None for spec in specs):
+            continue
+        required = [spec["requires"] for spec in specs if "requires" in spec]
+        if required and not all(_certainly_on(tree, key) for key in required):
+            continue
+        decided: dict = {}
+        built.requests.append(_request(specs, tree, built, decided))
+        built.request_decided.append(decided)
+    return built
+
+
+def _set_engine(built: Built, arg: str, key: str, entry: Entry) -> None:
+    built.engine.fields[arg] = _value_fact(entry)
+    origin = _origin(entry)
+    if origin is not None:
+        built.engine.written[arg] = origin
+    else:
+        built.engine.written.pop(arg, None)
+    built.decided_by[("engine", arg)] = (key, entry)
+
+
+def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> None:
+    # Keys the framework pops from the mapping before the engine sees it.
+    spec_except = {spec["prefix"]: spec.get("except", ()) for spec in pack.engine if "prefix" in spec}
+    whole = tree.get(prefix)
+    if whole is not None and not isinstance(whole.value, dict):
+        if whole.value is not None:
+            built.engine.open = True  # an interpolation or a value set at run time
+        return
+    if tree.open and not tree.has_below(prefix):
+        built.engine.open = True
+        return
+    excluded = set(spec_except.get(prefix, ()))
+    for name, leaves in tree.children(prefix).items():
+        if not name or name in excluded:
+            continue
+        key = f"{prefix}.{name}"
+        if len(leaves) == 1 and leaves[0][0] == "":
+            entry = leaves[0][1]
+            if entry.value is None:
+                continue
+            _set_engine(built, name, key, entry)
+        else:
+            first = leaves[0][1]
+            origin = _origin(first)
+            if key in tree.key_spans and first.provenance != "override":
+                origin = Origin(tree.key_spans[key], "config-key")
+            built.engine.fields[name] = Known(_mapping(leaves), origin)
+            if origin is not None:
+                built.engine.written[name] = origin
+            built.decided_by[("engine", name)] = (key, Entry({}, origin.span if origin else None, None, first.path, first.provenance, first.written_as))
+            for relative, entry in leaves:
+                built.decided_by[("engine", f"{name}.{relative}")] = (f"{key}.{relative}", entry)
+    if tree.open:
+        built.engine.open = True  # the unread base config may add more keys
+
+
+def _framework_sets(pack: Pack, built: Built) -> None:
+    """Engine arguments and environment the framework sets itself."""
+    engine = built.engine
+    for spec in pack.sets:
+        when = spec.get("when")
+        if when and known_bool(engine.get(when)) is not True:
+            if when in engine.fields and engine.fields[when] is UNKNOWN:
+                for name in spec.get("args", {}):
+                    engine.fields.setdefault(name, UNKNOWN)
+            continue
+        for name, value in spec.get("args", {}).items():
+            if spec.get("unless_set") and name in engine.fields:
+                continue
+            engine.fields[name] = Known(value)
+            engine.written.pop(name, None)
+            built.decided_by[("engine", name)] = (f"({pack.name} sets {name})", Entry(value, provenance="framework"))
+        for name, value in spec.get("env", {}).items():
+            engine.env[name] = value
+
+
+def _transform(pack: Pack, built: Built) -> None:
+    engine = built.engine
+    if pack.transforms.get("speculative_config") == "drop-if-zero-speculative-tokens":
+        config = engine.fields.get("speculative_config")
+        if isinstance(config, Known) and isinstance(config.value, Mapping):
+            tokens = config.value.get("num_speculative_tokens")
+            if isinstance(tokens, Known) and tokens.value == 0:
+                engine.fields["speculative_config"] = Known(None, config.origin)
+
+
+def _certainly_on(tree: ConfigTree, key: str) -> bool:
+    entry = tree.get(key)
+    return entry is not None and entry.value is not UNKNOWN and known_bool(Known(entry.value)) is True
+
+
+def _request(specs: list[dict], tree: ConfigTree, built: Built, decided: dict) -> RequestFacts:
+    anchor = built.engine.anchor
+    request = RequestFacts(anchor=anchor, engine=built.engine)
+    for spec in specs:
+        entry = tree.get(spec["key"])
+        if entry is None:
+            # Unset and no default: the framework may fail or choose at run time.
+            request.fields[spec["param"]] = UNKNOWN
+            continue
+        value = entry.value
+        if value is None and "null" in spec:
+            value = spec["null"]
+            entry = Entry(None, entry.key_span, entry.value_span, entry.path, entry.provenance, entry.written_as, becomes=value)
+        fact = _fact(Entry(value, entry.key_span, entry.value_span, entry.path, entry.provenance))
+        request.fields[spec["param"]] = fact
+        origin = _origin(entry)
+        if origin is not None:
+            request.written[spec["param"]] = origin
+        decided[("request", spec["param"])] = (spec["key"], entry)
+    return request

@@ -1,0 +1,170 @@
+"""Where a framework's defaults come from, in order:
+
+1. the framework's own config files, when they are in the linted tree (the
+   framework's repository or a fork) or installed in the active environment
+   (their data files are read; the framework is never imported);
+2. the pack's recorded defaults, for the framework release the project pins;
+3. when no release is pinned, a recorded default that differs across releases
+   is unknown (so nothing is reported on it).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from vllm_lint.facts import UNKNOWN
+from vllm_lint.frameworks.pack import Pack
+from vllm_lint.frameworks.tree import ConfigTree, Entry, yaml_tree
+
+
+def default_tree(pack: Pack, linted_path: str | None) -> tuple[ConfigTree, str]:
+    """The framework's defaults as a tree, and where they came from."""
+    own = _own_config_files(pack, linted_path)
+    tree = ConfigTree()
+    if own:
+        for file, mount in own:
+            try:
+                text = Path(file).read_text(encoding="utf-8")
+                tree.merge(yaml_tree(text, None, file, mount))
+            except Exception:  # noqa: BLE001 - an unreadable framework file: fall back to the pack
+                tree = ConfigTree()
+                break
+        else:
+            for entry in tree.entries.values():
+                entry.provenance = "default"
+                entry.key_span = entry.value_span = None
+            return tree, "the framework's config files (" + ", ".join(f for f, _ in own) + ")"
+    release, why = pinned_release(pack, linted_path)
+    for key, value in pack.defaults.items():
+        if isinstance(value, dict) and value and all(_is_release(k) for k in value):
+            value = _for_release(value, release)
+        tree.entries[key] = Entry(value, provenance="default")
+    label = f"the {pack.name} pack's recorded defaults ({pack.read_from})"
+    if release is not None:
+        label += f" for {pack.name} {release} ({why})"
+    return tree, label
+
+
+def _is_release(text) -> bool:
+    return isinstance(text, str) and re.fullmatch(r"\d+(\.\d+)*", text) is not None
+
+
+def _release(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+def _for_release(table: dict, release: tuple[int, ...] | None):
+    """The value of a default that changed across releases: unknown when the release is."""
+    ordered = sorted(table.items(), key=lambda item: _release(item[0]))
+    if release is None:
+        values = {repr(value) for _, value in ordered}
+        return ordered[-1][1] if len(values) == 1 else UNKNOWN
+    chosen = UNKNOWN  # older than every recorded release
+    for first, value in ordered:
+        if release >= _release(first):
+            chosen = value
+    return chosen
+
+
+def _own_config_files(pack: Pack, linted_path: str | None) -> list[tuple[str, str]]:
+    found = []
+    for relative, mount in pack.own_configs.items():
+        file = _in_tree(relative, linted_path) or _installed(pack, relative)
+        if file is None:
+            return []
+        found.append((file, mount))
+    return found
+
+
+def _in_tree(relative: str, linted_path: str | None) -> str | None:
+    if not linted_path:
+        return None
+    directory = Path(linted_path).resolve().parent
+    for candidate in [directory, *directory.parents]:
+        file = candidate / relative
+        if file.is_file():
+            return str(file)
+        if (candidate / ".git").exists():
+            break
+    return None
+
+
+@lru_cache(maxsize=None)
+def _installed_root(package: str) -> str | None:
+    """The folder an installed package lives in, found without importing it."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return str(Path(list(spec.submodule_search_locations)[0]).parent)
+
+
+def _installed(pack: Pack, relative: str) -> str | None:
+    package = relative.split("/", 1)[0]
+    if not package.isidentifier():
+        return None
+    root = _installed_root(package)
+    if root is None:
+        return None
+    file = Path(root) / relative
+    return str(file) if file.is_file() else None
+
+
+_PIN = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:\[[^\]]*\])?\s*(?:==|~=|===)\s*v?(\d+(?:\.\d+)*)")
+
+
+def pinned_release(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None, str]:
+    """The framework release the project pins (``verl==0.5.0`` in pyproject or requirements)."""
+    if not pack.distribution or not linted_path:
+        return None, ""
+    directory = Path(linted_path).resolve().parent
+    for candidate in [directory, *directory.parents]:
+        for name in ("pyproject.toml", "requirements.txt"):
+            file = candidate / name
+            if file.is_file():
+                found = _pin_in(file, pack.distribution)
+                if found is not None:
+                    return found, f"pinned in {file}"
+        if (candidate / ".git").exists():
+            break
+    return None, ""
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _pin_in(file: Path, distribution: str) -> tuple[int, ...] | None:
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        line = line.strip().strip("\"',")
+        match = _PIN.match(line)
+        if match and _normal(match.group(1)) == _normal(distribution):
+            return _release(match.group(2))
+    return None
+
+
+def framework_vllm(pack: Pack, linted_path: str | None) -> tuple[str | None, str]:
+    """The vLLM release the framework pins, for the framework release the project pins."""
+    if not pack.vllm_pins:
+        return None, ""
+    release, why = pinned_release(pack, linted_path)
+    if release is None:
+        return None, ""
+    chosen = None
+    for first, vllm in sorted(pack.vllm_pins.items(), key=lambda item: _release(item[0])):
+        if release >= _release(first):
+            chosen = vllm
+    if chosen is None:
+        return None, ""
+    shown = ".".join(str(part) for part in release)
+    return chosen, f"{pack.name} {shown} ({why}) pins vLLM {chosen}"

@@ -1,0 +1,98 @@
+"""The documentation page of each built-in pack, rendered from its data (``docs/frameworks/NAME.md``).
+
+Regenerate with ``python -m vllm_lint.frameworks.docs docs/frameworks``; a test
+checks the committed pages match, so the docs cannot drift from the packs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+
+from vllm_lint.frameworks import packs
+
+
+def _json(value) -> str:
+    return json.dumps(value)
+
+
+def _by_release(value) -> bool:
+    return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and k[:1].isdigit() for k in value)
+
+
+def render(name: str) -> str:
+    module = importlib.import_module(f"vllm_lint.frameworks.packs.{packs.BUILTIN[name][0]}")
+    pack = module.PACK
+    _title, _, body = module.__doc__.strip().partition("\n")
+    out = [f"# {name} pack", "", body.strip(), "", f"Read from: {pack['read_from']}.", "", "## Recognised", ""]
+    if pack.get("detect"):
+        formats = ", ".join(pack.get("formats", ["yaml"]))
+        out.append(f"Config files ({formats}) with one of the key paths " + ", ".join(f"`{d}`" for d in pack["detect"]) + ".")
+    if pack.get("own_configs"):
+        out.append(
+            "The framework's own config files, wherever its repository (or a fork) is linted: "
+            + ", ".join(f"`{k}` (read at `{v or '(root)'}`)" for k, v in pack["own_configs"].items())
+            + "."
+        )
+    launchers = pack.get("launchers", {})
+    if launchers.get("modules"):
+        out.append(
+            "Launch commands running " + ", ".join(f"`python -m {m}`" for m in launchers["modules"])
+            + ", with Hydra overrides (`key=value`, `+key=value`, `++key=value`, `~key`)."
+        )
+    if launchers.get("scripts"):
+        out.append("Launch commands running " + ", ".join(f"`{s}`" for s in launchers["scripts"]) + ", with their overrides.")
+    out += ["", "## Engine arguments", "", "Applied in this order; a later entry wins, `null` values are dropped.", ""]
+    if not pack["engine"]:
+        out.append("None: no setting of this framework reaches `return_sampling_mask`, so nothing is reported.")
+    for entry in pack["engine"]:
+        if "prefix" in entry:
+            popped = entry.get("except")
+            extra = f" (except {', '.join(f'`{x}`' for x in popped)}, which the framework pops)" if popped else ""
+            out.append(f"- every key under `{entry['prefix']}` -> the vLLM engine argument of the same name{extra}")
+        else:
+            out.append(f"- `{entry['key']}` -> `{entry['arg']}`")
+    if pack.get("engine_unknown"):
+        out.append(f"- set by the framework at run time (unknown unless written): {', '.join(f'`{x}`' for x in pack['engine_unknown'])}")
+    for spec in pack.get("sets", []):
+        args = ", ".join(f"`{k} = {_json(v)}`" for k, v in spec.get("args", {}).items())
+        env = ", ".join(f"`{k}={v}`" for k, v in spec.get("env", {}).items())
+        unless = " (unless written)" if spec.get("unless_set") else ""
+        out.append(f"- when `{spec['when']}` is on, the framework sets {args}{unless}" + (f" and the environment {env}" if env else ""))
+    for name_, transform in pack.get("transforms", {}).items():
+        out.append(f"- `{name_}`: {transform.replace('-', ' ')}")
+    out += ["", "## Request parameters", ""]
+    if not pack["request"]:
+        out.append("None.")
+    for entry in pack["request"]:
+        null = f" (`null` becomes `{entry['null']}`)" if "null" in entry else ""
+        group = f" ({entry['group']} requests, when configured)" if entry.get("group") else ""
+        out.append(f"- `{entry['key']}` -> `{entry['param']}`{null}{group}")
+    out += ["", "## Defaults", ""]
+    if not pack["defaults"]:
+        out.append("None recorded: an unwritten key is absent (engine) or unknown (request).")
+    for key, value in pack["defaults"].items():
+        if _by_release(value):
+            releases = "; ".join(f"from {name} {release}: `{_json(v)}`" for release, v in value.items())
+            out.append(f"- `{key}`: {releases} (unknown when the project pins no release)")
+        else:
+            out.append(f"- `{key}`: `{_json(value)}`")
+    if pack.get("vllm_pins"):
+        pins = "; ".join(f"{name} {release}+ pins vLLM {vllm}" for release, vllm in pack["vllm_pins"].items())
+        out += ["", f"Pinned vLLM: {pins}. It is the target version of a project that pins the framework and names no vLLM version of its own."]
+    if pack.get("backend"):
+        backend = pack["backend"]
+        values = ", ".join(f"`{v}`" for v in backend["values"])
+        out += ["", f"Only a vLLM backend is checked: `{backend['key']}` certainly set to another value than {values} means nothing is reported."]
+    return "\n".join(out) + "\n"
+
+
+def main(folder: str) -> None:
+    for name in packs.BUILTIN:
+        Path(folder, f"{name}.md").write_text(render(name), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "docs/frameworks")

@@ -1,0 +1,333 @@
+"""The one engine every pack runs on: merge a framework config, build facts, check, report.
+
+A config file linted on its own reports everything its merged config breaks
+(its keys, the files its ``defaults:`` list names, the framework's defaults).
+A launch command reports only what its own overrides decide (the replay switch
+or the offending value); the config file it names reports the rest.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from pathlib import Path
+
+from vllm_lint.facts import UNKNOWN, Span
+from vllm_lint.findings import Finding
+from vllm_lint.frameworks import Applied
+from vllm_lint.frameworks.build import backend_is_other, build
+from vllm_lint.frameworks.defaults import default_tree
+from vllm_lint.frameworks.pack import Pack, PackError
+from vllm_lint.frameworks.tree import ConfigTree, resolve_interpolations, toml_tree, yaml_tree
+from vllm_lint.launch.words import Source
+
+MAX_DEFAULTS_DEPTH = 8
+
+
+class ConfigSyntaxError(Exception):
+    def __init__(self, reason: str, line: int = 1, col: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.col = col
+
+
+def _read_tree(text: str, kind: str, source, file_path: str | None, mount: str = "") -> ConfigTree:
+    if kind == "toml":
+        return toml_tree(text, source, file_path)
+    return yaml_tree(text, source, file_path, mount)
+
+
+def _parse_own(source, kind: str, mount: str) -> ConfigTree:
+    try:
+        return _read_tree(source.text, kind, source, None, mount)
+    except ValueError as error:  # tomllib.TOMLDecodeError
+        raise ConfigSyntaxError(f"invalid TOML: {error}") from None
+    except Exception as error:  # yaml.YAMLError
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise ConfigSyntaxError(f"invalid YAML: {problem} (line {line})", line, mark.column if mark else 0) from None
+
+
+def _mount_of(pack: Pack, path: str) -> str | None:
+    normalized = os.path.abspath(path).replace(os.sep, "/")
+    for relative, mount in pack.own_configs.items():
+        if normalized.endswith("/" + relative):
+            return mount
+    return None
+
+
+def _target(pack: Pack, version, version_source: str, path: str):
+    """The project's target version, or the framework's pinned vLLM when the project names none."""
+    from vllm_lint.frameworks.defaults import framework_vllm
+    from vllm_lint.versions import Version, VersionError
+
+    if not version_source.startswith("the newest"):
+        return version, ""
+    pinned, why = framework_vllm(pack, path)
+    if pinned is None:
+        return version, ""
+    try:
+        return Version.parse(pinned), why
+    except VersionError:
+        return version, ""
+
+
+def config_findings(source, path: str, kind: str, version, packs: list[Pack], version_source: str = "") -> tuple[list[Finding], list[Applied]]:
+    findings: list[Finding] = []
+    applied: list[Applied] = []
+    parsed: dict[str, ConfigTree] = {}
+    for pack in packs:
+        if kind not in pack.formats:
+            continue
+        mount = _mount_of(pack, path)
+        if (mount or "") not in parsed:
+            parsed[mount or ""] = _parse_own(source, kind, mount or "")
+        own = parsed[mount or ""]
+        if mount is not None:
+            reason = f"the file is {pack.name}'s own config, read at '{mount or '(root)'}'"
+        elif pack.declared_in and pack.matches_glob(_relative_to(path, pack.declared_in)):
+            reason = f"the file matches the globs declared in {pack.declared_in}"
+        else:
+            key = pack.detects(own.entries)
+            if key is None:
+                continue
+            reason = f"it has the key path {key}"
+        tree, defaults_from = _merged(pack, own, path, kind)
+        target, pinned_by = _target(pack, version, version_source, path)
+        applied.append(Applied(pack.name, reason + (f"; target vLLM from {pinned_by}" if pinned_by else ""), defaults_from))
+        findings.extend(_check(pack, tree, source, target, anchor_default=_first_key_span(own), launch=False))
+    return findings, applied
+
+
+def _relative_to(path: str, pyproject: str) -> str:
+    return os.path.relpath(os.path.abspath(path), os.path.dirname(pyproject)).replace(os.sep, "/")
+
+
+def _first_key_span(tree: ConfigTree) -> Span:
+    spans = [entry.key_span for entry in tree.entries.values() if entry.key_span is not None]
+    return min(spans, key=lambda s: (s.line, s.col)) if spans else Span(1, 0)
+
+
+def _merged(pack: Pack, own: ConfigTree, path: str, kind: str) -> tuple[ConfigTree, str]:
+    tree, defaults_from = _merged_unresolved(pack, own, path)
+    resolve_interpolations(tree)
+    return tree, defaults_from
+
+
+def _defaults_list(pack: Pack, entries, path: str, kind: str, depth: int) -> tuple[list[ConfigTree], bool, bool]:
+    """Trees of the configs a ``defaults:`` list names; whether one could not be read; whether the framework's own is named."""
+    if isinstance(entries, str):
+        entries = [entries]
+    if not isinstance(entries, list):
+        return [], entries is not None and entries != [], False
+    trees: list[ConfigTree] = []
+    open_ = False
+    named_framework = False
+    directory = os.path.dirname(os.path.abspath(path))
+    config_names = pack.launchers.get("config_names", [])
+    own_names = {Path(relative).stem for relative in pack.own_configs}
+    for item in entries:
+        if item == "_self_":
+            continue
+        if not isinstance(item, str):
+            open_ = True  # a config group choice (rollout: vllm_rollout): not resolved
+            continue
+        name = item.strip()
+        candidates = [name] if name.endswith((".yaml", ".yml")) else [name + ".yaml", name + ".yml"]
+        file = next((os.path.join(directory, c) for c in candidates if os.path.isfile(os.path.join(directory, c))), None)
+        if file is not None and depth < MAX_DEFAULTS_DEPTH:
+            try:
+                text = Path(file).read_text(encoding="utf-8")
+                base = yaml_tree(text, Source(file, text), os.path.relpath(file), "")
+            except Exception:  # noqa: BLE001 - an unreadable base config: its keys are unknown
+                open_ = True
+                continue
+            inner, inner_open, inner_named = _defaults_list(pack, base.defaults_list, file, kind, depth + 1)
+            trees.extend(inner)
+            trees.append(base)
+            open_ = open_ or inner_open
+            named_framework = named_framework or inner_named or _is_framework_config(file, pack)
+            continue
+        stem = Path(name).stem
+        if stem in config_names or stem in own_names:
+            named_framework = True
+            continue
+        open_ = True
+    return trees, open_, named_framework
+
+
+def _is_framework_config(file: str, pack: Pack) -> bool:
+    normalized = os.path.abspath(file).replace(os.sep, "/")
+    return any(normalized.endswith("/" + relative) for relative in pack.own_configs)
+
+
+def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, launch: bool) -> list[Finding]:
+    from vllm_lint.checker import check_facts
+    from vllm_lint.frameworks.report import decorate
+
+    if backend_is_other(pack, tree):
+        return []
+    anchor = anchor_default
+    replay = None
+    for spec in pack.engine:
+        key = spec.get("key") if spec.get("arg") == "return_sampling_mask" else (
+            f"{spec['prefix']}.return_sampling_mask" if "prefix" in spec else None
+        )
+        entry = tree.get(key) if key else None
+        if entry is not None and entry.key_span is not None and entry.path is None:
+            replay = entry
+    if replay is not None:
+        anchor = replay.key_span
+    built = build(pack, tree, anchor)
+    result = []
+    # Each request is checked on its own so that a finding names the keys of its own group.
+    batches = [(check_facts([built.engine], [], version), built.decided_by)]
+    for request, decided in zip(built.requests, built.request_decided):
+        batches.append((check_facts([], [request], version), {**built.decided_by, **decided}))
+    seen = set()
+    for findings, decided in batches:
+        for finding in findings:
+            told = decorate(finding, pack, decided, source, only_written_here=launch)
+            key = None if told is None else (told.code, told.span.line, told.span.col, told.message)
+            if told is not None and key not in seen:
+                seen.add(key)
+                result.append(told)
+    result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
+    return result
+
+
+# ------------------------------------------------------------- launches
+
+
+def _launch_pack(words) -> tuple[Pack, int] | None:
+    """The pack whose entry point the command runs, and the index of its first argument."""
+    from vllm_lint.frameworks import packs
+
+    texts = [w.text for w in words]
+    for name in packs.BUILTIN:
+        pack = packs.load_pack(name)
+        for index, text in enumerate(texts):
+            if text is None:
+                continue
+            if text == "-m" and index + 1 < len(texts) and texts[index + 1] in pack.modules:
+                return pack, index + 2
+            if any(fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(text, "*/" + pattern) for pattern in pack.scripts):
+                return pack, index + 1
+            if text in pack.launchers.get("commands", []):
+                return pack, index + 1
+    return None
+
+
+_CONFIG_OPTIONS = ("--config-name", "-cn", "--config-path", "-cp", "--config", "--config-dir", "-cd", "--config_name", "--config_path")
+
+
+def launch_findings(words, source, path: str, version, span_of=None, fallback: Span | None = None, version_source: str = "") -> tuple[list[Finding], list[Applied]]:
+    """``span_of(word, first, last)`` locates part of a word (default: offsets in ``source``);
+    ``source`` None means the words are not text a fix can edit (a Python argv list)."""
+    from vllm_lint.frameworks.overrides import apply_overrides
+
+    found = _launch_pack(words)
+    if found is None:
+        return [], []
+    pack, first = found
+    options: dict[str, str | None] = {}
+    rest = []
+    skip = False
+    arguments = words[first:]
+    for index, word in enumerate(arguments):
+        if skip:
+            skip = False
+            continue
+        text = word.text or ""
+        name, eq, value = text.partition("=")
+        if name in _CONFIG_OPTIONS:
+            if eq:
+                options[name] = value if word.known else None
+            else:
+                following = arguments[index + 1] if index + 1 < len(arguments) else None
+                options[name] = following.text if following is not None and following.known else None
+                skip = True
+            continue
+        rest.append(word)
+    tree, defaults_from = _launch_base(pack, options, path)
+
+    def offsets_span(word, first_char: int, last_char: int):
+        sub = word.sub_offsets(first_char, last_char)
+        if sub is not None:
+            return source.span(*sub)
+        if word.located:
+            return source.span(word.start, word.end)
+        return None
+
+    locate = span_of or offsets_span
+    apply_overrides(tree, rest, source, locate)
+    resolve_interpolations(tree)
+    anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
+    anchor = anchor or fallback or Span(1, 0)
+    target, pinned_by = _target(pack, version, version_source, path)
+    findings = _check(pack, tree, source, target, anchor, launch=True)
+    reason = f"the command on line {anchor.line} runs its entry point" + (f"; target vLLM from {pinned_by}" if pinned_by else "")
+    return findings, [Applied(pack.name, reason, defaults_from)]
+
+
+def _launch_base(pack: Pack, options: dict, path: str) -> tuple[ConfigTree, str]:
+    """The config the launch composes over: the named config file when it can be read, else the framework's own."""
+    names = ("--config-name", "-cn", "--config", "--config_name")
+    named = next((options[key] for key in names if key in options), None)
+    if any(key in options for key in names):
+        if named is None:
+            return _unreadable_base(pack, path)
+        folder = next((options[key] for key in ("--config-path", "-cp", "--config_path") if key in options), None)
+        if any(key in options for key in ("--config-path", "-cp", "--config_path")) and folder is None:
+            return _unreadable_base(pack, path)
+        candidates = []
+        base_dir = os.path.dirname(os.path.abspath(path))
+        for root in [base_dir, *Path(base_dir).parents][:4]:
+            for name in (named, named + ".yaml"):
+                candidates.append(os.path.join(root, folder or "", name) if folder else os.path.join(root, name))
+        file = next((c for c in candidates if os.path.isfile(c)), None)
+        stem = Path(named).stem
+        if file is None:
+            if stem not in pack.launchers.get("config_names", []):
+                return _unreadable_base(pack, path)
+            return default_tree(pack, path)
+        try:
+            text = Path(file).read_text(encoding="utf-8")
+            own = _read_tree(text, "toml" if file.endswith(".toml") else "yaml", Source(file, text), os.path.relpath(file))
+        except Exception:  # noqa: BLE001 - a broken config file reports itself when linted
+            return _unreadable_base(pack, path)
+        return _merged_unresolved(pack, own, file)
+    return default_tree(pack, path)
+
+
+def _unreadable_base(pack: Pack, path: str) -> tuple[ConfigTree, str]:
+    """A base config the linter cannot read may set any key: only the command's own overrides are certain."""
+    tree, why = default_tree(pack, path)
+    for entry in tree.entries.values():
+        entry.value = UNKNOWN
+    tree.open = True
+    return tree, why + "; the named config could not be read, so defaults are unknown"
+
+
+def _merged_unresolved(pack: Pack, own: ConfigTree, path: str) -> tuple[ConfigTree, str]:
+    """The framework's defaults, then the files the defaults list names, then the file itself."""
+    bases, open_, named_framework = _defaults_list(pack, own.defaults_list, path, "yaml", 0)
+    tree = ConfigTree()
+    why = "none: the config names no base config"
+    if pack.implicit_base or named_framework:
+        tree, why = default_tree(pack, path)
+    if open_:
+        # A base config that could not be read may set any key: the framework's defaults are not certain.
+        for entry in tree.entries.values():
+            entry.value = UNKNOWN
+        why += "; a base config in the defaults list could not be read, so defaults are unknown"
+    for base in bases:
+        tree.merge(base)
+    tree.merge(own)
+    tree.open = tree.open or open_
+    return tree, why
+
+
+__all__ = ["ConfigSyntaxError", "PackError", "config_findings", "launch_findings"]

@@ -1,0 +1,93 @@
+"""A framework pack as the engine reads it, built from a pack's data (built-in or declared).
+
+A pack says how a framework maps its configuration to vLLM:
+
+* ``detect``: key paths whose presence makes a config this framework's;
+* ``engine``: an ordered list of ``{"key": path, "arg": name}`` (one key to one
+  engine argument) and ``{"prefix": path}`` (every key below it is an engine
+  argument of the same name); later entries win, ``null`` values are dropped;
+* ``request``: ``{"key": path, "param": name[, "null": value]}``, the sampling
+  parameters every request gets (``null`` says what the framework makes of null);
+* ``defaults``: the framework's own value per key path; a value may be a table
+  ``{"first release": value, ...}`` when it changed across releases;
+* ``backend``: the key that chooses the inference engine, and its vLLM values;
+* ``sets``: engine arguments and environment the framework sets itself
+  (``when`` names an engine argument that must be certainly on);
+* ``vllm_pins``: the vLLM release the framework pins, per framework release: the
+  target version of a project that pins the framework but not vLLM.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+
+
+class PackError(ValueError):
+    """A declared pack that cannot be used."""
+
+
+@dataclass
+class Pack:
+    name: str
+    read_from: str = ""
+    detect: list[str] = field(default_factory=list)
+    markers: list[str] = field(default_factory=list)
+    engine: list[dict] = field(default_factory=list)
+    request: list[dict] = field(default_factory=list)
+    defaults: dict = field(default_factory=dict)
+    own_configs: dict = field(default_factory=dict)
+    implicit_base: bool = True
+    distribution: str | None = None
+    launchers: dict = field(default_factory=dict)
+    backend: dict | None = None
+    engine_unknown: list[str] = field(default_factory=list)
+    transforms: dict = field(default_factory=dict)
+    sets: list[dict] = field(default_factory=list)
+    globs: list[str] = field(default_factory=list)
+    # The vLLM release the framework pins, per framework release (first release -> vLLM).
+    vllm_pins: dict = field(default_factory=dict)
+    declared_in: str | None = None  # the pyproject.toml of a user-declared pack
+    formats: tuple = ("yaml",)
+
+    def detects(self, paths) -> str | None:
+        """The first detect key path present in a config's key paths."""
+        for wanted in self.detect:
+            for path in paths:
+                if path == wanted or path.startswith(wanted + "."):
+                    return wanted
+        return None
+
+    def matches_glob(self, relative: str) -> bool:
+        return any(fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch("/" + relative, "*/" + pattern) for pattern in self.globs)
+
+    @property
+    def modules(self) -> list[str]:
+        return list(self.launchers.get("modules", []))
+
+    @property
+    def scripts(self) -> list[str]:
+        return list(self.launchers.get("scripts", []))
+
+
+_FIELDS = {
+    "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
+    "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
+    "sets", "globs", "vllm_pins", "formats",
+}
+
+
+def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
+    unknown = set(data) - _FIELDS
+    if unknown:
+        raise PackError(f"unknown pack setting(s): {', '.join(sorted(unknown))}")
+    for entry in data.get("engine", []):
+        if not isinstance(entry, dict) or not ({"key", "arg"} <= set(entry) or "prefix" in entry):
+            raise PackError(f"engine entries need key and arg, or prefix: {entry!r}")
+    for entry in data.get("request", []):
+        if not isinstance(entry, dict) or not {"key", "param"} <= set(entry):
+            raise PackError(f"request entries need key and param: {entry!r}")
+    values = dict(data)
+    if "formats" in values:
+        values["formats"] = tuple(values["formats"])
+    return Pack(declared_in=declared_in, **values)

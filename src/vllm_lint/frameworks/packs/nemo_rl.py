@@ -1,0 +1,52 @@
+"""NeMo-RL: what ``policy.generation`` forwards to ``vllm.LLM`` and to every request.
+
+Read from NVIDIA-NeMo/RL 0.6.0 (HEAD 7ea279a, 2026-08-22):
+``examples/configs/grpo_math_1B.yaml`` (the defaults every recipe extends through
+``defaults: ../../grpo_math_1B.yaml``) and
+``nemo_rl/models/generation/vllm/vllm_worker.py``: ``vllm_kwargs`` is splatted
+into ``LLM(**llm_kwargs)``; ``vllm_cfg.logprobs_mode`` is set after it when not
+null, so it wins; ``top_k: null`` becomes ``-1`` in every ``SamplingParams``;
+a ``speculative_config`` with ``num_speculative_tokens: 0`` becomes ``None``.
+NeMo-RL 0.6 pins vLLM 0.25.1, which has no replay: NeMo-RL's repository, and a
+project that pins ``nemo-rl==0.6.*`` and not vLLM, report ``return_sampling_mask``
+as unavailable.
+"""
+
+PACK = {
+    "name": "nemo-rl",
+    "read_from": "NVIDIA-NeMo/RL 0.6.0 (examples/configs/grpo_math_1B.yaml, vllm_worker.py)",
+    "markers": ["vllm_kwargs", "vllm_cfg"],
+    "detect": ["policy.generation.vllm_cfg", "policy.generation.vllm_kwargs"],
+    "own_configs": {"examples/configs/grpo_math_1B.yaml": ""},
+    # A config that names no base config (``defaults:``) is read as written: keys it
+    # lacks are absent, since the worker reads them with ``.get``.
+    "implicit_base": False,
+    "distribution": "nemo-rl",
+    "vllm_pins": {"0.6": "0.25"},
+    "launchers": {
+        "modules": [],
+        "scripts": ["examples/run_grpo*.py", "examples/run_distillation*.py", "examples/run_ppo*.py"],
+        "config_option": "--config",
+    },
+    "backend": {"key": "policy.generation.backend", "values": ["vllm"]},
+    "engine": [
+        {"prefix": "policy.generation.vllm_kwargs"},
+        {"key": "policy.generation.vllm_cfg.logprobs_mode", "arg": "logprobs_mode"},
+    ],
+    "engine_unknown": ["model", "hf_overrides"],
+    # num_speculative_tokens: 0 is NeMo-RL's way to switch speculative decoding off.
+    "transforms": {"speculative_config": "drop-if-zero-speculative-tokens"},
+    "request": [
+        {"key": "policy.generation.top_k", "param": "top_k", "null": -1},
+        {"key": "policy.generation.temperature", "param": "temperature"},
+        {"key": "policy.generation.top_p", "param": "top_p"},
+    ],
+    "defaults": {
+        "policy.generation.backend": "vllm",
+        "policy.generation.top_k": None,
+        "policy.generation.temperature": 1.0,
+        "policy.generation.top_p": 1.0,
+        "policy.generation.vllm_cfg.logprobs_mode": "processed_logprobs",
+        "policy.generation.vllm_kwargs": {},
+    },
+}

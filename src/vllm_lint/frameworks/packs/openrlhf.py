@@ -1,0 +1,27 @@
+"""OpenRLHF: its ``--vllm.*`` options of ``openrlhf.cli.train_ppo_ray``.
+
+Read from OpenRLHF/OpenRLHF (HEAD 3c3be62, 2026-08-13):
+``openrlhf/cli/train_ppo_ray.py`` maps a fixed set of options
+(``--vllm.enable_prefix_caching``, ``--vllm.enforce_eager``,
+``--vllm.gpu_memory_utilization``, ...) to ``create_vllm_engines``, and sets
+``logprobs_mode="processed_logprobs"`` when ``--algo.advantage.is_correction_enable``
+is given.  No option reaches ``return_sampling_mask`` and there is no
+pass-through of engine arguments, so replay cannot be switched on from its
+command line: the pack recognises the launch and reports nothing.  (Before
+the dotted option names, releases up to 0.9 spelled them ``--vllm_*``; they
+forwarded no replay setting either.)
+"""
+
+PACK = {
+    "name": "openrlhf",
+    "read_from": "OpenRLHF/OpenRLHF 3c3be62 (cli/train_ppo_ray.py)",
+    "markers": [],
+    "detect": [],
+    "own_configs": {},
+    "implicit_base": True,
+    "distribution": "openrlhf",
+    "launchers": {"modules": ["openrlhf.cli.train_ppo_ray"], "scripts": [], "argparse": True},
+    "engine": [],
+    "request": [],
+    "defaults": {},
+}

@@ -1,0 +1,37 @@
+"""ROLL: what an ``actor_infer`` worker with the vLLM strategy forwards to the engine.
+
+Read from alibaba/ROLL (HEAD 8eb27cc, 2026-08-19):
+``roll/distributed/strategy/vllm_strategy.py`` copies
+``actor_infer.strategy_args.strategy_config``, pops ``VLLM_USE_V1`` and
+``sleep_level`` (not engine arguments) and passes the rest as ``**kwargs`` to
+``AsyncEngineArgs``; ``actor_infer.generating_args`` becomes every request's
+``SamplingParams`` (defaults from ``roll/configs/generating_args.py``:
+``top_k=50``, ``temperature=0.95``).  ROLL never sets ``logprobs_mode``.
+"""
+
+PACK = {
+    "name": "roll",
+    "read_from": "alibaba/ROLL 8eb27cc (vllm_strategy.py, configs/generating_args.py)",
+    "markers": ["strategy_args"],
+    "detect": ["actor_infer.strategy_args.strategy_config"],
+    "own_configs": {},
+    "implicit_base": True,
+    "distribution": "roll",
+    "launchers": {
+        "modules": [],
+        "scripts": ["examples/start_rlvr_pipeline.py", "examples/start_agentic_pipeline.py"],
+    },
+    "backend": {"key": "actor_infer.strategy_args.strategy_name", "values": ["vllm"]},
+    "engine": [
+        {"prefix": "actor_infer.strategy_args.strategy_config", "except": ["VLLM_USE_V1", "sleep_level"]},
+    ],
+    "engine_unknown": ["model", "hf_overrides"],
+    "request": [
+        {"key": "actor_infer.generating_args.top_k", "param": "top_k"},
+        {"key": "actor_infer.generating_args.temperature", "param": "temperature"},
+    ],
+    "defaults": {
+        "actor_infer.generating_args.top_k": 50,
+        "actor_infer.generating_args.temperature": 0.95,
+    },
+}

@@ -1,0 +1,40 @@
+"""SkyRL: what ``generator.inference_engine`` forwards to vLLM, and every request's sampling.
+
+Read from NovaSky-AI/SkyRL (HEAD a956457, 2026-08-21):
+``skyrl/train/config/config.py`` (``InferenceEngineConfig``: ``backend="vllm"``,
+``engine_init_kwargs`` set one by one on the engine arguments,
+``speculative_config`` passed straight through; ``SamplingParams``:
+``top_k=-1``, ``temperature=1.0``) and
+``skyrl/backends/skyrl_train/inference_servers/utils.py``.  ``apply_mtp_config``
+may add an MTP speculative config for MTP checkpoints, so an unwritten
+``speculative_config`` is unknown.  SkyRL never sets ``logprobs_mode``.
+"""
+
+PACK = {
+    "name": "skyrl",
+    "read_from": "NovaSky-AI/SkyRL a956457 (train/config/config.py, inference_servers/utils.py)",
+    "markers": ["inference_engine"],
+    "detect": ["generator.inference_engine"],
+    "own_configs": {},
+    "implicit_base": True,
+    "distribution": "skyrl",
+    "launchers": {
+        "modules": ["skyrl.train.entrypoints.main_base", "skyrl_train.entrypoints.main_base"],
+        "scripts": [],
+    },
+    "backend": {"key": "generator.inference_engine.backend", "values": ["vllm"]},
+    "engine": [
+        {"key": "generator.inference_engine.speculative_config", "arg": "speculative_config"},
+        {"prefix": "generator.inference_engine.engine_init_kwargs"},
+    ],
+    "engine_unknown": ["model", "hf_overrides", "speculative_config"],
+    "request": [
+        {"key": "generator.sampling_params.top_k", "param": "top_k"},
+        {"key": "generator.sampling_params.temperature", "param": "temperature"},
+    ],
+    "defaults": {
+        "generator.inference_engine.backend": "vllm",
+        "generator.sampling_params.top_k": -1,
+        "generator.sampling_params.temperature": 1.0,
+    },
+}

@@ -1,0 +1,63 @@
+"""verl: what its vLLM rollout forwards to the engine and to every request.
+
+Read from volcengine/verl 0.8.0.dev (HEAD b178a3c, 2026-01-29):
+``verl/trainer/config/rollout/rollout.yaml`` (the defaults) and
+``verl/workers/rollout/vllm_rollout/vllm_async_server.py`` (the engine
+arguments: the rollout's own keys first, then ``engine_kwargs.vllm`` splatted
+over them with ``None`` values dropped; ``top_k``/``temperature`` become the
+server's ``override_generation_config`` and every request's sampling params).
+Validation requests (``trainer.val_before_train: True``, the default: verl
+validates before training) take ``rollout.val_kwargs`` instead, whose defaults
+are greedy (``temperature: 0``, ``top_k: -1``).
+``logprobs_mode: processed_logprobs`` arrived with the rollout config's
+``logprobs_mode`` key in the 0.5 line (recorded as 0.5; not checked against
+each release tag); before it verl passed no ``logprobs_mode`` and vLLM's
+``raw_logprobs`` applied.  A vLLM-only key (``engine_kwargs.vllm.*``) is read as
+meaning a vLLM rollout unless ``rollout.name`` is certainly another backend.
+"""
+
+PACK = {
+    "name": "verl",
+    "read_from": "volcengine/verl 0.8.0.dev (rollout/rollout.yaml, vllm_rollout/vllm_async_server.py)",
+    "markers": ["actor_rollout_ref"],
+    # A config is verl's when it has one of these key paths.
+    "detect": ["actor_rollout_ref.rollout"],
+    # The framework's own config files, and the key path each is mounted at.
+    "own_configs": {"verl/trainer/config/rollout/rollout.yaml": "actor_rollout_ref.rollout"},
+    "distribution": "verl",
+    # Hydra composes every config over the entry point's own (ppo_trainer).
+    "implicit_base": True,
+    "launchers": {
+        "modules": ["verl.trainer.main_ppo", "verl.trainer.main_generation", "recipe.dapo.main_dapo"],
+        "scripts": [],
+        "config_names": ["ppo_trainer", "ppo_megatron_trainer", "_generated_ppo_trainer"],
+    },
+    # Only a vLLM rollout builds the engine; another backend means nothing to check.
+    "backend": {"key": "actor_rollout_ref.rollout.name", "values": ["vllm"]},
+    "engine": [
+        {"key": "actor_rollout_ref.rollout.logprobs_mode", "arg": "logprobs_mode"},
+        {"key": "actor_rollout_ref.rollout.enforce_eager", "arg": "enforce_eager"},
+        {"prefix": "actor_rollout_ref.rollout.engine_kwargs.vllm"},
+    ],
+    # Set by the framework from runtime state (the model path, quantisation overrides).
+    "engine_unknown": ["model", "hf_overrides"],
+    "request": [
+        {"key": "actor_rollout_ref.rollout.top_k", "param": "top_k"},
+        {"key": "actor_rollout_ref.rollout.temperature", "param": "temperature"},
+        {"key": "actor_rollout_ref.rollout.top_p", "param": "top_p"},
+        # Validation requests (ray_trainer._validate, before training when val_before_train).
+        {"key": "actor_rollout_ref.rollout.val_kwargs.top_k", "param": "top_k", "group": "validation", "requires": "trainer.val_before_train"},
+        {"key": "actor_rollout_ref.rollout.val_kwargs.temperature", "param": "temperature", "group": "validation", "requires": "trainer.val_before_train"},
+    ],
+    "defaults": {
+        "actor_rollout_ref.rollout.top_k": -1,
+        "actor_rollout_ref.rollout.temperature": 1.0,
+        "actor_rollout_ref.rollout.top_p": 1,
+        "actor_rollout_ref.rollout.enforce_eager": False,
+        "actor_rollout_ref.rollout.val_kwargs.top_k": -1,
+        "actor_rollout_ref.rollout.val_kwargs.temperature": 0,
+        "trainer.val_before_train": True,
+        # Per framework release (first release with the value): unknown version and different values -> unknown.
+        "actor_rollout_ref.rollout.logprobs_mode": {"0.4": None, "0.5": "processed_logprobs"},
+    },
+}

@@ -1,0 +1,78 @@
+"""User-declared packs: ``[tool.vllm-lint.frameworks.NAME]`` in the project's pyproject.toml.
+
+An in-house framework is described with the same fields as a built-in pack
+(``docs/frameworks.md``); kebab-case names are accepted.  ``globs`` (relative
+to the pyproject.toml) and ``markers`` say which files are its configs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from vllm_lint.frameworks.pack import Pack, PackError, pack_from_data
+
+
+def declared_packs(path: str | None) -> list[Pack]:
+    if not path or path in ("-", "stdin", "<stdin>"):
+        return []
+    return list(_packs_for_dir(os.path.dirname(os.path.abspath(path))))
+
+
+@lru_cache(maxsize=256)
+def _packs_for_dir(directory: str) -> tuple:
+    start = Path(directory).resolve()
+    for candidate in [start, *start.parents]:
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file():
+            packs = _packs_in(str(pyproject))
+            if packs is not None:
+                return packs
+        if (candidate / ".git").exists():
+            break
+    return ()
+
+
+@lru_cache(maxsize=64)
+def _packs_in(pyproject: str) -> tuple | None:
+    """The packs a pyproject.toml declares; None when it declares none (the search goes on)."""
+    table = _frameworks_table(Path(pyproject))
+    return None if table is None else tuple(_packs(table, Path(pyproject)))
+
+
+def _frameworks_table(pyproject: Path):
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        raw = pyproject.read_bytes()
+        if b"frameworks" not in raw:
+            return None  # no pack declared: not worth parsing
+        data = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    table = data.get("tool", {}).get("vllm-lint", {})
+    if not isinstance(table, dict) or "frameworks" not in table:
+        return None
+    return table["frameworks"]
+
+
+def _packs(table, pyproject: Path) -> list[Pack]:
+    if not isinstance(table, dict):
+        raise PackError(f"{pyproject}: [tool.vllm-lint.frameworks] must be a table of NAME = {{...}}")
+    packs = []
+    for name, spec in table.items():
+        if not isinstance(spec, dict):
+            raise PackError(f"{pyproject}: [tool.vllm-lint.frameworks.{name}] must be a table")
+        data = {key.replace("-", "_"): value for key, value in spec.items()}
+        data.setdefault("name", name)
+        data.setdefault("implicit_base", True)
+        data.setdefault("formats", ["yaml", "toml"])
+        try:
+            packs.append(pack_from_data(data, declared_in=str(pyproject)))
+        except (PackError, TypeError) as error:
+            raise PackError(f"{pyproject}: [tool.vllm-lint.frameworks.{name}]: {error}") from None
+    return packs

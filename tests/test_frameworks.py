@@ -1,0 +1,326 @@
+"""Framework packs: where defaults come from, launches, declared packs, diagnostics, settings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from vllm_lint.cli import main
+from vllm_lint.lint import lint_file
+from vllm_lint.versions import Version
+
+V033 = Version.parse("0.33")
+
+
+def lint(path: Path, version: Version = V033):
+    return lint_file(str(path), lambda _path: (version, "test"))
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def codes(result) -> list[tuple[int, str]]:
+    assert result.error is None, result.error
+    return sorted((f.span.line, f.code) for f in result.findings)
+
+
+VERL_REPLAY = """\
+    defaults:
+      - ppo_trainer
+      - _self_
+    actor_rollout_ref:
+      rollout:
+        name: vllm
+        engine_kwargs:
+          vllm:
+            return_sampling_mask: true
+    trainer:
+      val_before_train: false
+    """
+
+
+# ------------------------------------------------------ where defaults come from
+
+
+def test_framework_config_in_the_linted_tree_gives_the_defaults(tmp_path):
+    # A fork of verl whose rollout config bounds top_k: its own file wins over the pack's record.
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "verl/trainer/config/rollout/rollout.yaml", "top_k: 40\nlogprobs_mode: processed_logprobs\n")
+    config = write(tmp_path / "exp/replay.yaml", VERL_REPLAY)
+    assert codes(lint(config)) == []
+
+
+def test_the_frameworks_own_rollout_config_with_replay_switched_on(tmp_path):
+    (tmp_path / ".git").mkdir()
+    rollout = write(
+        tmp_path / "verl/trainer/config/rollout/rollout.yaml",
+        """\
+        name: ???
+        temperature: 1.0
+        top_k: -1
+        logprobs_mode: processed_logprobs
+        engine_kwargs:
+          vllm:
+            return_sampling_mask: true
+          sglang: {}
+        """,
+    )
+    result = lint(rollout)
+    assert codes(result) == [(3, "VLM202")]  # at the top_k key this file writes
+    assert "actor_rollout_ref.rollout.top_k = -1" in result.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("pin", "expected"),
+    [
+        ("verl==0.4.2", [(9, "VLM105"), (9, "VLM202")]),  # before verl set processed_logprobs
+        ("verl==0.5.0", [(9, "VLM202")]),
+        (None, [(9, "VLM202")]),  # the default changed across releases: unknown, silent
+    ],
+)
+def test_recorded_defaults_follow_the_pinned_framework_release(tmp_path, pin, expected):
+    (tmp_path / ".git").mkdir()
+    if pin:
+        write(tmp_path / "requirements.txt", f"{pin}\n")
+    config = write(tmp_path / "replay.yaml", VERL_REPLAY)
+    assert codes(lint(config)) == expected
+
+
+def test_an_unreadable_base_config_makes_defaults_unknown(tmp_path):
+    config = write(
+        tmp_path / "replay.yaml",
+        """\
+        defaults:
+          - rollout: my_rollout
+          - _self_
+        actor_rollout_ref:
+          rollout:
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        """,
+    )
+    assert codes(lint(config)) == []
+
+
+def test_interpolation_to_another_key_is_followed_and_to_the_environment_is_unknown(tmp_path):
+    config = write(
+        tmp_path / "replay.yaml",
+        """\
+        defaults: [ppo_trainer, _self_]
+        sampling:
+          k: 0
+        actor_rollout_ref:
+          rollout:
+            top_k: ${sampling.k}
+            temperature: ${oc.env:TEMPERATURE}
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        trainer:
+          val_before_train: false
+        """,
+    )
+    assert codes(lint(config)) == [(6, "VLM202")]
+
+
+# ----------------------------------------------------------------- launches
+
+
+def test_hydra_override_fix_replaces_the_value_in_the_token(tmp_path):
+    script = write(
+        tmp_path / "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            actor_rollout_ref.rollout.name=vllm \\
+            actor_rollout_ref.rollout.top_k=64 \\
+            trainer.val_before_train=False \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true \\
+            actor_rollout_ref.rollout.logprobs_mode=raw_logprobs
+        """,
+    )
+    assert main(["check", "--fix", str(script)]) == 0
+    assert "actor_rollout_ref.rollout.logprobs_mode=processed_logprobs" in script.read_text()
+    assert codes(lint(script)) == []
+
+
+def test_launch_reports_only_what_its_own_overrides_decide(tmp_path):
+    # The named config turns replay on and keeps verl's top_k; it reports that itself.
+    write(tmp_path / "config/exp.yaml", VERL_REPLAY)
+    script = write(
+        tmp_path / "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo --config-path config --config-name exp \\
+            trainer.total_epochs=3
+        python3 -m verl.trainer.main_ppo --config-path config --config-name exp \\
+            actor_rollout_ref.rollout.temperature=0
+        """,
+    )
+    assert codes(lint(script)) == [(4, "VLM201")]
+
+
+def test_an_unknown_config_name_leaves_only_the_overrides_certain(tmp_path):
+    script = write(
+        tmp_path / "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo --config-name $CONFIG \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true
+        """,
+    )
+    assert codes(lint(script)) == []
+
+
+def test_framework_launch_in_a_kubernetes_job_spec(tmp_path):
+    job = write(
+        tmp_path / "job.yaml",
+        """\
+        apiVersion: batch/v1
+        kind: Job
+        spec:
+          template:
+            spec:
+              containers:
+                - name: trainer
+                  image: verlai/verl:latest
+                  command: ["python3", "-m", "verl.trainer.main_ppo"]
+                  args:
+                    - actor_rollout_ref.rollout.name=vllm
+                    - +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true
+        """,
+    )
+    assert codes(lint(job)) == [(12, "VLM201"), (12, "VLM202")]  # validation is greedy, rollouts unbounded
+
+
+# ------------------------------------------------------------ declared packs
+
+
+def test_a_broken_declared_pack_gives_one_diagnostic(tmp_path):
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        engine = [{ key = "rollout.mask" }]
+        """,
+    )
+    config = write(tmp_path / "rollout.yaml", "rollout:\n  mask: true\n")
+    result = lint(config)
+    assert result.error is not None
+    assert "engine entries need key and arg" in result.error.reason
+
+
+# --------------------------------------------------------------- diagnostics
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "reason"),
+    [
+        ("rl.toml", "[inference]\nenable_return_sampling_mask = true\n[inference.vllm\n", "invalid TOML"),
+        ("exp.yaml", "actor_rollout_ref:\n  rollout: [\n", "invalid YAML"),
+    ],
+)
+def test_broken_framework_configs_give_one_diagnostic(tmp_path, name, text, reason):
+    result = lint(write(tmp_path / name, text))
+    assert result.error is not None and result.error.reason.startswith(reason)
+    assert result.findings == []
+
+
+def test_unmarked_files_never_load_a_pack(tmp_path):
+    write(tmp_path / "serve.sh", "vllm serve m --max-model-len 4096\n")
+    write(tmp_path / "values.yaml", "replicas: 2\n")
+    write(tmp_path / "settings.toml", "[tool]\nname = 'x'\n")
+    code = (
+        "import sys\n"
+        "from vllm_lint.lint import lint_file\n"
+        "from vllm_lint.versions import NEWEST_VERSION\n"
+        f"for name in ('serve.sh', 'values.yaml', 'settings.toml'):\n"
+        f"    lint_file({str(tmp_path)!r} + '/' + name, lambda p: (NEWEST_VERSION, ''))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('vllm_lint.frameworks.packs.')))\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert completed.stdout.strip() == "[]"
+
+
+def test_show_settings_lists_the_packs_that_applied(tmp_path, capsys):
+    config = write(tmp_path / "exp.yaml", VERL_REPLAY)
+    assert main(["check", "--show-settings", str(config)]) == 0
+    out = capsys.readouterr().out
+    assert "framework pack: verl (applied because it has the key path actor_rollout_ref.rollout" in out
+    assert "recorded defaults" in out
+
+
+def test_a_quoted_variable_leaves_only_its_key_unknown_and_an_unquoted_one_may_add_overrides(tmp_path):
+    quoted = write(
+        tmp_path / "quoted.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            actor_rollout_ref.rollout.temperature="$TEMPERATURE" \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true
+        """,
+    )
+    assert codes(lint(quoted)) == [(3, "VLM201"), (3, "VLM202")]
+    unquoted = write(
+        tmp_path / "unquoted.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true \\
+            actor_rollout_ref.rollout.temperature=$TEMPERATURE
+        """,
+    )
+    assert codes(lint(unquoted)) == []
+
+
+@pytest.mark.parametrize("name", ["verl", "nemo-rl", "roll", "skyrl", "openrlhf", "prime-rl"])
+def test_each_pack_page_is_rendered_from_the_pack(name):
+    from vllm_lint.frameworks.docs import render
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "frameworks" / f"{name}.md"
+    assert page.read_text(encoding="utf-8") == render(name), "regenerate: python -m vllm_lint.frameworks.docs docs/frameworks"
+
+
+def test_a_project_pinning_the_framework_and_not_vllm_gets_the_frameworks_vllm(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "requirements.txt", "nemo-rl==0.6.0\n")
+    config = write(
+        tmp_path / "grpo.yaml",
+        """\
+        policy:
+          generation:
+            top_k: 64
+            vllm_kwargs:
+              return_sampling_mask: true
+            vllm_cfg:
+              logprobs_mode: processed_logprobs
+        """,
+    )
+    newest = lint_file(str(config), lambda _path: (V033, "the newest vLLM release the rules know"))
+    assert codes(newest) == [(5, "VLM301")]  # NeMo-RL 0.6 pins vLLM 0.25.1
+    pinned = lint_file(str(config), lambda _path: (V033, "the pinned requirement in pyproject.toml"))
+    assert codes(pinned) == []
+
+
+def test_verl_validation_before_training_samples_greedily(tmp_path):
+    config = write(
+        tmp_path / "exp.yaml",
+        """\
+        defaults: [ppo_trainer, _self_]
+        actor_rollout_ref:
+          rollout:
+            top_k: 64
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        """,
+    )
+    result = lint(config)
+    assert codes(result) == [(7, "VLM201")]  # at the replay key
+    assert "actor_rollout_ref.rollout.val_kwargs.temperature = 0 (verl default)" in result.findings[0].message
+    unvalidated = write(tmp_path / "exp2.yaml", config.read_text() + "trainer:\n  val_before_train: false\n")
+    assert codes(lint(unvalidated)) == []
