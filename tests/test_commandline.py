@@ -311,10 +311,10 @@ def test_large_file_is_linted_quickly(tmp_path):
     assert found(result) == [(10001, 14, "VLM105")]
 
 
-def test_files_without_launcher_or_replay_flags_are_not_parsed(tmp_path):
+def test_files_without_launcher_or_server_or_replay_flags_are_not_parsed(tmp_path):
     for name, text in [
         ("a.sh", "echo 'unterminated --return-sampling-mask\n"),  # no launcher word
-        ("b.sh", "vllm serve m 'unterminated\n"),  # no replay flag
+        ("b.sh", "vllm bench m 'unterminated\n"),  # no replay flag, no server launch
         ("c.yaml", "a: [vllm\n"),  # no replay flag
     ]:
         result = lint_text(tmp_path, name, text)

@@ -263,7 +263,9 @@ def _select(results, settings) -> None:
         def selected(code: str) -> bool:
             return settings.enabled(code) and not any(code.startswith(prefix) for prefix in ignored)
 
-        result.findings = [f for f in result.findings if selected(f.code)]
+        result.findings = [
+            f for f in result.findings if selected(f.code) and not (f.code == "VLM301" and settings.is_extra_argument(f.argument))
+        ]
         if result.noqa is not None:
             from vllm_lint.rules import unused_noqa
 

@@ -120,6 +120,11 @@ class Settings:
     exclude: list[str] = field(default_factory=list)
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     config_path: Path | None = None
+    # Arguments a vLLM fork or plugin adds (``my_arg`` or ``--my-arg``): never reported as unknown.
+    extra_arguments: frozenset[str] = frozenset()
+
+    def is_extra_argument(self, name: str | None) -> bool:
+        return name is not None and argument_key(name) in self.extra_arguments
 
     @property
     def root(self) -> Path:
@@ -170,6 +175,11 @@ class Settings:
         return self.enabled(code) and not any(code.startswith(prefix) for prefix in self.ignored_for(path))
 
 
+def argument_key(name: str) -> str:
+    """``--max-model-len``, ``max_model_len`` and ``max-model-len`` name one argument."""
+    return name.strip().lstrip("-").replace("-", "_")
+
+
 def _matches(code: str, prefixes: list[str]) -> bool:
     return any(prefix == "ALL" or code.startswith(prefix) for prefix in prefixes)
 
@@ -202,6 +212,7 @@ _KNOWN_SETTINGS = frozenset(
         "extend-exclude",
         "per-file-ignores",
         "frameworks",  # declared framework packs, read by vllm_lint.frameworks.user
+        "extra-arguments",  # arguments a vLLM fork or plugin adds: never reported by VLM301
     }
 )
 
@@ -236,6 +247,9 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
     settings.ignore = codes("ignore") + codes("extend-ignore")
     settings.exclude = _as_list(section.get("exclude"), f"{where} exclude") + _as_list(
         section.get("extend-exclude"), f"{where} extend-exclude"
+    )
+    settings.extra_arguments = frozenset(
+        argument_key(name) for name in _as_list(section.get("extra-arguments"), f"{where} extra-arguments")
     )
     per_file = section.get("per-file-ignores", {})
     if not isinstance(per_file, dict):

@@ -190,6 +190,9 @@ class EngineFacts:
     suppressed: frozenset = frozenset()
     # How many calls deep the construction is below the call it is reported at.
     call_depth: int = 0
+    # Command lines read by vLLM's own parser: every option written, in order, as
+    # (option string, where, value text or None); None where the options are not all known.
+    options: list | None = None
 
     def get(self, name: str) -> Fact:
         if name in self.fields:

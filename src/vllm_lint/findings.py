@@ -42,6 +42,8 @@ class Finding:
     disable_replay_fix: Fix | None = None
     path: str = ""
     vllm_error: str | None = None  # the error vLLM would raise, verbatim
+    # The engine argument a finding is about (``max_model_len``), for ``extra-arguments``.
+    argument: str | None = None
 
     @property
     def explanation(self) -> str | None:

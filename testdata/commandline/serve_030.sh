@@ -9,8 +9,8 @@ vllm serve Qwen/Qwen3-8B --return-sampling-mask --logprobs-mode processed_logpro
 vllm serve Qwen/Qwen3-8B --return-sampling-mask --logprobs-mode processed_logprobs --enable-batch-sharded-sampling  # expect: VLM106:84
 vllm serve Qwen/Qwen3-8B --return-sampling-mask --logprobs-mode processed_logprobs --speculative-config None
 
-# --disable-trace-replay does not exist before 0.33: vLLM rejects the command line,
-# so whether trace replay is on is not known.
-VLLM_USE_V2_MODEL_RUNNER=0 vllm serve Qwen/Qwen3-8B --enable-trace-replay --disable-trace-replay
+# --disable-trace-replay does not exist before 0.33: vLLM rejects the command line
+# (VLM301), so whether trace replay is on is not known.
+VLLM_USE_V2_MODEL_RUNNER=0 vllm serve Qwen/Qwen3-8B --enable-trace-replay --disable-trace-replay  # expect: VLM301:75
 VLLM_USE_V2_MODEL_RUNNER=0 vllm serve Qwen/Qwen3-8B --enable-trace-replay --no-enable-trace-replay
 VLLM_USE_V2_MODEL_RUNNER=0 vllm serve Qwen/Qwen3-8B --enable-trace-replay  # expect: VLM107:28

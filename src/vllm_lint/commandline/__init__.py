@@ -27,16 +27,19 @@ _RELEVANT = re.compile(rb"sampling.mask|trace.replay|batch.sharded.sampling")
 # vLLM, Dynamo, or python (a project's server wrapper: python -m pkg.server / python server.py).
 _LAUNCHER = re.compile(rb"vllm|dynamo|python")
 _VLLM = re.compile(rb"vllm|dynamo")
+_SERVER = re.compile(rb"serve|api_server|vllm-openai")  # the vLLM image runs `vllm serve`
 
 
 def may_have_findings(data: bytes, kind: str) -> bool:
     """A cheap test on the raw bytes, before any parsing."""
     if kind == "yaml":
-        return _RELEVANT.search(data) is not None
+        return _RELEVANT.search(data) is not None or (_VLLM.search(data) is not None and _SERVER.search(data) is not None)
     if _LAUNCHER.search(data) is None:
         return False
     if _RELEVANT.search(data) is not None:
         return True
+    if _VLLM.search(data) is not None and _SERVER.search(data) is not None:
+        return True  # a server launch: every flag is checked against the schema
     # --config files may hold the settings (read for vLLM's own launchers only).
     return kind == "shell" and b"--config" in data and _VLLM.search(data) is not None
 
@@ -171,6 +174,7 @@ class Context:
         facts = EngineFacts(kind=kind, anchor=anchor, open=parsed.open, source="command-line")
         facts.fields = parsed.fields
         facts.written = parsed.written
+        facts.options = parsed.options
         for key, value in env.items():
             facts.env[key] = value if isinstance(value, str) or value is ABSENT else UNKNOWN
         facts.env_open = env_open

@@ -80,6 +80,8 @@ REPORTED_WHEN_MISSING = frozenset(
 )
 NON_UPSTREAM = frozenset({"enable_return_sampling_mask", "return_sampling_mask_logprobs"})
 ENABLE_DISABLE = (0, 33)  # EnableDisableAction: --disable-x for --enable-x
+# Launchers whose options are exactly vLLM's (a wrapper script's parser may add its own).
+SCHEMA_DIALECTS = frozenset({"serve", "api_server"})
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,10 @@ class Parsed:
     open: bool = False
     mask_word: Word | None = None  # the --return-sampling-mask that turned replay on
     words: list[Word] = field(default_factory=list)  # the argv as vLLM parses it
+    # Every option written for certain, in order: (option string, where, its value's text if
+    # known: the inline ``=value`` or the next word).  Set only for launchers whose parser is
+    # vLLM's own (``vllm serve``, the API server), where the schema knows every option.
+    options: list[tuple[str, Origin | None, str | None]] | None = None
 
 
 class ParseFailure(Exception):
@@ -230,6 +236,8 @@ def interpret(
         items = _dotted(items, parsed)
 
     state = _State(parsed, table, origin_of, version if dialect.serve_options else None)
+    if dialect.name in SCHEMA_DIALECTS:
+        parsed.options = []
     if model_word is not None:
         state.set("model", model_word.text if model_word.text is not None else UNKNOWN, [model_word], model_word, kind="positional")
     _parse(items, state)
@@ -494,6 +502,12 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
         if not text.startswith("-") or _NEGATIVE_NUMBER.match(text):
             continue  # a positional argument
         name, eq, inline = text.partition("=")
+        if state.parsed.options is not None and not word.maybe and "parsed" not in word.extra:
+            following = items[index][0] if index < count else None
+            value = inline if eq else None
+            if not eq and following is not None and following.known and not following.maybe and not _option_like(following):
+                value = following.text
+            state.parsed.options.append((name, state.origin_of(word), value))
         entry = table.get(name)
         if entry is None:
             state.abbreviation(name)

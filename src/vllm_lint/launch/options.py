@@ -4,7 +4,7 @@
 them, for two questions that need the rest: is the word after an option its
 value (``--port "$PORT"``), and is a YAML key an option at all (a ``--config``
 file read on its own).  The data is generated from each release's wheel by
-``tests/oracle/serve_options.py`` into ``serve_options.json`` and loaded on
+``tools/vllm_schema.py`` into ``serve_options.json`` and loaded on
 first use.  Kinds: ``bool`` (``--x``/``--no-x``), ``flag`` (no value), ``one``
 (exactly one value), ``optional``, ``many``, ``unknown``; an option a release
 does not have is ``None``.

@@ -9,8 +9,9 @@ from vllm_lint.checker import check_facts
 from vllm_lint.findings import Finding
 from vllm_lint.versions import Version
 
-# Every finding needs one of these settings written somewhere in the file, and
-# every engine needs an import from vllm: files without both are skipped unparsed.
+# Every finding needs an engine construction, a server launch or one of these
+# settings written somewhere in the file, and every engine needs an import from
+# vllm: files without both are skipped unparsed.
 _RELEVANT = re.compile(r"sampling[_-]mask|trace[_-]replay|trace_decode_token_ids|batch[_-]sharded[_-]sampling")
 # The same test, fast: a regular expression without a literal prefix tries every
 # position of the file, so each alternative is guarded by a plain substring test
@@ -21,6 +22,10 @@ _GUARDS = (
     ("replay", re.compile(r"trace[_-]replay")),
     ("sharded", re.compile(r"batch[_-]sharded[_-]sampling")),
     ("trace_decode_token_ids", None),
+    # Any engine construction or server launch: every argument is checked against the schema.
+    ("LLM(", None),
+    ("EngineArgs(", None),
+    ("serve", re.compile(r"""["']serve["']|api_server""")),
 )
 _GUARDS_BYTES = tuple(
     (fragment.encode(), None if pattern is None else re.compile(pattern.pattern.encode()))

@@ -249,6 +249,7 @@ class _Engines:
             facts.parsed = parsed  # the list is written in this file: its elements may be edited
         facts.fields = parsed.fields
         facts.written = parsed.written
+        facts.options = parsed.options
         facts.env = _clean(launch.env)
         facts.env_open = launch.env_open
         self.analysis.engines.append(facts)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from vllm_lint.rules import (
     flag_unavailable,
+    invalid_choice,
     non_upstream_flag,
+    out_of_range,
     replay_batch_sharded_sampling,
     replay_diffusion_model,
     replay_logits_processors,
@@ -38,6 +40,8 @@ ALL_RULES: tuple[Rule, ...] = tuple(
                 trace_request_speculative_decoding,
                 flag_unavailable,
                 non_upstream_flag,
+                invalid_choice,
+                out_of_range,
                 unused_noqa,
             )
         ),

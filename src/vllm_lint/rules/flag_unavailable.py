@@ -1,13 +1,15 @@
 """## What it does
-Checks for replay flags the target vLLM release does not have:
-`return_sampling_mask` before 0.28, `enable_trace_replay` and
-`enable_batch_sharded_sampling` before 0.29. The keyword is reported whatever
-its value.
+Checks for engine arguments the target vLLM release does not define: a
+keyword or dict key given to `LLM`, `EngineArgs` or `AsyncEngineArgs`, a
+`vllm serve` flag (on a command line, in a `--config` file, a Kubernetes,
+compose or Dockerfile command, an argv list). The message says when another
+release has it ("removed in 0.X", "added in 0.Y") and suggests the closest
+argument the release has.
 
 ## Why is this bad?
 `EngineArgs` is a plain dataclass: vLLM raises a `TypeError`; the server's
-argument parser stops with `unrecognized arguments`. Upgrade vLLM or drop the
-flag.
+argument parser stops with `unrecognized arguments`, before any GPU work, and
+a container that restarts on failure never comes up.
 
 ## Example
 ```python
@@ -26,45 +28,114 @@ llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_l
 ```
 
 ## Fix safety
-No automatic fix: upgrade vLLM (pin `vllm>=0.28`) rather than drop the feature.
+No automatic fix: upgrade vLLM (pin the release that has the argument), or
+use the argument the release has instead.
+
+## Options
+`extra-arguments = ["my_plugin_arg", "--my-flag"]` in `[tool.vllm-lint]`
+declares arguments that a vLLM fork or plugin adds: they are never reported.
 
 ## Versions
-All releases; which flags it reports depends on the release.
+Every release the schema was generated from (`vllm_lint/launch/vllm_schema.json`).
+For a release it does not have, the newest release stands in, and only
+arguments that no known release has are reported.
 """
 
+from vllm_lint.launch import schema
 from vllm_lint.rules.base import Rule, name_of, unknown_setting_error
-from vllm_lint.versions import ALL_VERSIONS, Version
+from vllm_lint.versions import ALL_VERSIONS
 
-FIRST_RELEASE = {
-    "return_sampling_mask": Version(0, 28),
-    "enable_trace_replay": Version(0, 29),
-    "enable_batch_sharded_sampling": Version(0, 29),
-}
+# Reported by VLM302 (no release ever had them), with a fix.
+NOT_UPSTREAM = frozenset({"enable_return_sampling_mask", "return_sampling_mask_logprobs"})
+# Replay flags a front end without the full option list still knows (and since when).
+REPLAY_FLAGS = {"return_sampling_mask": (0, 28), "enable_trace_replay": (0, 29), "enable_batch_sharded_sampling": (0, 29)}
 
 
 def check(facts, version):
-    for name, first in FIRST_RELEASE.items():
-        if version.release >= first.release:
+    release = schema.schema_for(version)
+    if facts.source == "command-line":
+        if facts.options is not None:
+            yield from _options(facts, release)
+        else:
+            yield from _replay_flags(facts, version)
+        return
+    names = release.keywords.get(facts.kind)
+    if names is None:
+        return  # not an engine constructor the schema describes (VllmConfig, ...)
+    for name in list(facts.fields):
+        origin = facts.written.get(name)
+        if name in names or name in NOT_UPSTREAM or not facts.present(name):
             continue
-        if not facts.present(name):
+        if origin is not None and origin.kind == "attribute":
+            continue  # args.x = 1 on a dataclass instance is not an error
+        present_in = schema.keyword_releases(facts.kind, name)
+        if not release.exact and present_in:
             continue
-        yield RULE.finding(
+        guess = schema.near_miss(name, names)
+        yield _finding(facts, name, release, present_in, guess, facts.location_of(name))
+
+
+def _options(facts, release):
+    for option, origin, _value in facts.options:
+        bare = option.lstrip("-").replace("-", "_")
+        if release.has_option(option) or bare in NOT_UPSTREAM:
+            continue
+        present_in = schema.option_releases(option)
+        if not release.exact and present_in:
+            continue
+        long_options = [name for name in release.options if name.startswith("--")]
+        guess = schema.near_miss(option, long_options) if option.startswith("--") else None
+        span = origin.span if origin is not None and origin.path is None else facts.anchor
+        yield _finding(facts, option, release, present_in, guess, span)
+
+
+def _finding(facts, name, release, present_in, guess, span):
+    history = schema.history(present_in, release.release)
+    where = "vLLM %s" % schema.release_text(release.release) if release.exact else "any known vLLM release"
+    if "added in" in history:
+        advice = "upgrade vLLM or remove it"
+    elif guess is not None:
+        advice = f"did you mean {guess}?"
+    else:
+        advice = "remove it"
+    owner = "" if facts.source == "command-line" else f" of {facts.kind}"
+    finding = RULE.finding(
+        f"{name} is not an argument{owner} in {where}{history}; {advice}",
+        span,
+        vllm_error=f"unrecognized arguments: {name}"
+        if facts.source == "command-line"
+        else unknown_setting_error(facts, name),
+    )
+    finding.argument = name.lstrip("-").replace("-", "_")
+    return finding
+
+
+def _replay_flags(facts, version):
+    """Front ends that do not list every option (a wrapper's own parser): the replay flags only."""
+    release = (version.major, version.minor)
+    for name, first in REPLAY_FLAGS.items():
+        if release >= first or not facts.present(name):
+            continue
+        finding = RULE.finding(
             f"{name_of(facts, name)} does not exist in vLLM {version.major}.{version.minor} (added in "
-            f"{first.major}.{first.minor}); upgrade vLLM or remove it",
+            f"{first[0]}.{first[1]}); upgrade vLLM or remove it",
             facts.location_of(name),
             vllm_error=unknown_setting_error(facts, name),
         )
+        finding.argument = name
+        yield finding
 
 
 RULE = Rule(
     code="VLM301",
     name="flag-unavailable",
-    summary="a replay flag the target vLLM release does not have",
+    summary="an engine argument or `vllm serve` flag the target vLLM release does not have",
     versions=ALL_VERSIONS,
     scope="engine",
     check=check,
     doc=__doc__,
-    vllm_errors=tuple(
-        f"EngineArgs.__init__() got an unexpected keyword argument '{name}'" for name in FIRST_RELEASE
-    ) + tuple(f"unrecognized arguments: --{name.replace('_', '-')}" for name in FIRST_RELEASE),
+    vllm_errors=(
+        "EngineArgs.__init__() got an unexpected keyword argument '<name>'",
+        "vllm serve: error: unrecognized arguments: --<flag>",
+    ),
 )

@@ -1,0 +1,105 @@
+"""## What it does
+Checks for a literal value outside the values the target vLLM release
+accepts for an engine argument with a closed set of choices (`kv_cache_dtype`,
+`logprobs_mode`, `mm_processor_cache_type`, ...), in Python keywords and dict
+keys and on `vllm serve` command lines. The message lists the valid values.
+
+## Why is this bad?
+On the command line argparse stops with `invalid choice`; in Python the
+config's validation raises a `ValidationError` when the engine is built.
+
+## Example
+```python
+from vllm import LLM
+
+llm = LLM("Qwen/Qwen3-4B", logprobs_mode="processed_logprob")
+```
+
+## Use instead
+```python
+from vllm import LLM
+
+llm = LLM("Qwen/Qwen3-4B", logprobs_mode="processed_logprobs")
+```
+
+## Fix safety
+No automatic fix: which valid value was meant is the user's choice.
+
+## Versions
+Every release the schema was generated from; silent for a release it does
+not have. Only arguments whose type is a closed `Literal[...]` (or an explicit
+`choices=` list) are checked: an argument that also accepts any string (such
+as `quantization` or `tokenizer_mode`, whose plugins may add values) is not.
+"""
+
+from vllm_lint.facts import Known
+from vllm_lint.launch import schema
+from vllm_lint.rules.base import Rule
+from vllm_lint.versions import ALL_VERSIONS
+
+
+def check(facts, version):
+    release = schema.schema_for(version)
+    if not release.exact:
+        return
+    if facts.source == "command-line":
+        for option, origin, value in facts.options or ():
+            dest = release.dest(option)
+            accepted = release.choices.get(dest, {}).get("cli") if dest else None
+            if not accepted or value is None or value == "None":
+                continue
+            converted = _as_type_of(value, accepted[0])
+            if converted is None or converted in accepted:
+                continue
+            span = origin.span if origin is not None and origin.path is None else facts.anchor
+            yield _finding(option, value, accepted, span, f"argument {option}: invalid choice: '{value}'", dest, release)
+        return
+    if facts.kind not in schema.CONSTRUCTORS:
+        return
+    for name, fact in facts.fields.items():
+        accepted = release.choices.get(name, {}).get("python")
+        if not accepted or not isinstance(fact, Known):
+            continue
+        value = fact.value
+        if value is None or isinstance(value, bool) or not isinstance(value, type(accepted[0])):
+            continue  # another type (a torch.dtype, a config object): not a literal choice
+        if value in accepted:
+            continue
+        yield _finding(name, value, accepted, facts.location_of(name), "Input should be " + _listed(accepted), name, release)
+
+
+def _as_type_of(text: str, example: object) -> object:
+    """The value argparse's ``type`` makes of the text (the choices' own type)."""
+    if isinstance(example, int) and not isinstance(example, bool):
+        try:
+            return int(text)
+        except ValueError:
+            return None
+    return text if isinstance(example, str) else None
+
+
+def _listed(values) -> str:
+    return ", ".join(repr(v) for v in values)
+
+
+def _finding(name, value, accepted, span, vllm_error, dest, release):
+    finding = RULE.finding(
+        f"{name}={value!r} is not a valid choice in vLLM {schema.release_text(release.release)}; "
+        f"use one of: {_listed(accepted)}",
+        span,
+        vllm_error=vllm_error,
+    )
+    finding.argument = dest
+    return finding
+
+
+RULE = Rule(
+    code="VLM303",
+    name="invalid-choice",
+    summary="an engine argument's value outside the release's choices",
+    versions=ALL_VERSIONS,
+    scope="engine",
+    check=check,
+    doc=__doc__,
+    vllm_errors=("argument --<flag>: invalid choice: '<value>'", "Input should be '<a>', '<b>' or '<c>'"),
+)

@@ -1,0 +1,110 @@
+"""## What it does
+Checks for a literal number outside the bounds of the config field an engine
+argument maps to (`gpu_memory_utilization` in (0, 1], `tensor_parallel_size`
+>= 1, ...), in Python keywords and dict keys and on `vllm serve` command lines.
+
+## Why is this bad?
+vLLM's configs are pydantic dataclasses: building the engine raises a
+`ValidationError` before any model is loaded.
+
+## Example
+```python
+from vllm import LLM
+
+llm = LLM("Qwen/Qwen3-4B", gpu_memory_utilization=1.5)
+```
+
+## Use instead
+```python
+from vllm import LLM
+
+llm = LLM("Qwen/Qwen3-4B", gpu_memory_utilization=0.9)
+```
+
+## Fix safety
+No automatic fix.
+
+## Versions
+Every release the schema was generated from; silent for a release it does
+not have. The bounds are the `Field(ge=, gt=, le=, lt=)` of the config field.
+"""
+
+from vllm_lint.facts import Known
+from vllm_lint.launch import schema
+from vllm_lint.rules.base import Rule
+from vllm_lint.versions import ALL_VERSIONS
+
+WORDS = {"ge": "greater than or equal to", "gt": "greater than", "le": "less than or equal to", "lt": "less than"}
+
+
+def check(facts, version):
+    release = schema.schema_for(version)
+    if not release.exact:
+        return
+    if facts.source == "command-line":
+        last: dict[str, tuple] = {}
+        for option, origin, value in facts.options or ():
+            dest = release.dest(option)
+            if dest is not None:
+                last[dest] = (option, origin, value)  # the last one wins
+        for dest, (option, origin, value) in last.items():
+            bounds = release.bounds.get(dest)
+            number = _number(value) if bounds and value is not None else None
+            broken = _broken(number, bounds) if number is not None else None
+            if broken:
+                span = origin.span if origin is not None and origin.path is None else facts.anchor
+                yield _finding(option, number, broken, span, dest, release)
+        return
+    if facts.kind not in schema.CONSTRUCTORS:
+        return
+    for name, fact in facts.fields.items():
+        bounds = release.bounds.get(name)
+        if not bounds or not isinstance(fact, Known):
+            continue
+        value = fact.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        broken = _broken(value, bounds)
+        if broken:
+            yield _finding(name, value, broken, facts.location_of(name), name, release)
+
+
+def _number(text: str) -> float | None:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _broken(value, bounds) -> str | None:
+    """The first bound the value breaks, as pydantic words it."""
+    tests = {"ge": value >= bounds.get("ge", value), "gt": "gt" not in bounds or value > bounds["gt"],
+             "le": value <= bounds.get("le", value), "lt": "lt" not in bounds or value < bounds["lt"]}
+    for key in ("ge", "gt", "le", "lt"):
+        if key in bounds and not tests[key]:
+            return f"Input should be {WORDS[key]} {bounds[key]}"
+    return None
+
+
+def _finding(name, value, broken, span, dest, release):
+    limit = broken[len("Input should be ") :]
+    where = schema.release_text(release.release)
+    finding = RULE.finding(f"{name}={value!r} is out of range in vLLM {where}: it must be {limit}", span, vllm_error=broken)
+    finding.argument = dest
+    return finding
+
+
+RULE = Rule(
+    code="VLM304",
+    name="out-of-range",
+    summary="an engine argument's number outside its config field's bounds",
+    versions=ALL_VERSIONS,
+    scope="engine",
+    check=check,
+    doc=__doc__,
+    vllm_errors=("Input should be less than or equal to 1", "Input should be greater than 0"),
+)

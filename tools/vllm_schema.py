@@ -1,0 +1,744 @@
+"""Generate vLLM's argument schema from release wheels: ``src/vllm_lint/launch/vllm_schema.json``
+(every engine argument of every release) and ``serve_options.json`` (how many values each
+``vllm serve`` option takes, 0.28-0.34).
+
+    python tools/vllm_schema.py                     # regenerate from the releases the schema lists
+    python tools/vllm_schema.py --add 0.35.0        # add a release (pip download --no-deps vllm==0.35.0)
+    python tools/vllm_schema.py --check             # exit 1 when a committed file differs
+    python tools/vllm_schema.py 0.33.0 0.34.0       # exactly these releases
+
+Wheels are looked up in ``$VLLM_LINT_WHEELS`` (folders separated by ``os.pathsep``), then
+``~/.cache/vllm-lint/wheels`` (``$VLLM_LINT_CACHE``), where a missing one is downloaded with
+``pip download --no-deps``.  Nothing is imported from vLLM: its sources are read with ``ast``.
+
+Per release the schema holds:
+
+* every option string of ``vllm serve`` (``EngineArgs.add_cli_args``,
+  ``AsyncEngineArgs.add_cli_args``, ``make_arg_parser`` with the ``FrontendArgs``
+  dataclass fields, the ``serve`` subcommand's own), short aliases, ``--no-x`` for
+  ``BooleanOptionalAction`` and ``--disable-x`` for ``--enable-x`` where the release has
+  ``EnableDisableAction``; each with the ``dest`` it sets (``"?"``: a ``--no-x`` a custom
+  action may add, which the linter treats as existing);
+* the keywords of ``LLM.__init__`` (with ``EngineArgs``' fields when it takes ``**kwargs``),
+  ``EngineArgs`` and ``AsyncEngineArgs`` (dataclass fields, base classes included);
+* per dest, the accepted values where they are a closed set: ``cli`` from an explicit
+  literal ``choices=`` or a config field typed only ``Literal[...]`` (aliases resolved; a
+  ``| str`` member makes argparse use ``metavar``, no check), ``python`` from the
+  ``EngineArgs`` field's own annotation when it is only ``Literal[...]``; a ``type``/``choices``
+  changed after ``get_kwargs`` leaves it out;
+* per dest, the ``Field(ge=, gt=, le=, lt=)`` bounds of the config field it spreads.
+
+Option kinds in ``serve_options.json``, derived as ``get_kwargs`` derives them:
+
+* ``bool``: ``BooleanOptionalAction`` (``--x`` / ``--no-x``), no value;
+* ``flag``: ``store_true`` and the like, no value;
+* ``one``: exactly one value;
+* ``optional``: ``nargs="?"``; ``many``: a list of values;
+* ``unknown``: anything this reader cannot decide (a custom action, an
+  ``nargs``/``action`` changed after ``get_kwargs``, a type it cannot resolve).
+
+A doubt is always the permissive answer (``unknown``, ``"?"``, no choices), so that
+the linter never reports what vLLM accepts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import os
+import subprocess
+
+OUTPUT = Path(__file__).resolve().parents[1] / "src" / "vllm_lint" / "launch" / "serve_options.json"
+SCHEMA = Path(__file__).resolve().parents[1] / "src" / "vllm_lint" / "launch" / "vllm_schema.json"
+# The releases serve_options.json covers (the option kinds the command-line reader needs).
+SUPPORTED = ("0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0", "0.34.0")
+BUILTIN_ONE = {"int", "float", "str", "dict", "Any", "bytes", "Path"}
+COLLECTIONS = {"list", "tuple", "set", "List", "Tuple", "Set", "Sequence", "frozenset"}
+NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version"}
+
+
+class Tree:
+    """The ``vllm`` package's modules in a wheel, parsed on demand."""
+
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        self.archive = archive
+        self.names = set(archive.namelist())
+        self.modules: dict[str, ast.Module | None] = {}
+
+    def module(self, dotted: str) -> ast.Module | None:
+        if dotted not in self.modules:
+            tree = None
+            for candidate in (dotted.replace(".", "/") + ".py", dotted.replace(".", "/") + "/__init__.py"):
+                if candidate in self.names:
+                    tree = ast.parse(self.archive.read(candidate).decode("utf-8"))
+                    break
+            self.modules[dotted] = tree
+        return self.modules[dotted]
+
+    def lookup(self, dotted: str, name: str, depth: int = 0):
+        """The class or type alias bound to ``name`` in a module, following vLLM-internal imports."""
+        tree = self.module(dotted)
+        if tree is None or depth > 8:
+            return None
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                return ("class", dotted, node)
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+                return ("alias", dotted, node.value)
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name and node.value is not None:
+                return ("alias", dotted, node.value)
+            if isinstance(node, ast.TypeAlias) if hasattr(ast, "TypeAlias") else False:  # pragma: no cover - 3.12+
+                if node.name.id == name:
+                    return ("alias", dotted, node.value)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or node.level):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == name:
+                        source = self.absolute(dotted, node.module, node.level)
+                        if source.split(".")[0] != "vllm":
+                            return ("external", source, alias.name)
+                        return self.lookup(source, alias.name, depth + 1)
+        return None
+
+    def absolute(self, dotted: str, module: str | None, level: int) -> str:
+        if level == 0:
+            return module or ""
+        is_package = dotted.replace(".", "/") + "/__init__.py" in self.names
+        parts = dotted.split(".")
+        base = parts if is_package else parts[:-1]
+        base = base[: len(base) - (level - 1)] if level > 1 else base
+        return ".".join(base + ([module] if module else []))
+
+
+def dataclass_fields(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int = 0) -> dict[str, tuple[str, ast.AST]]:
+    """Field name -> (module, annotation), base classes first."""
+    found: dict[str, tuple[str, ast.AST]] = {}
+    if depth < 6:
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = tree.lookup(dotted, base.id)
+                if bound is not None and bound[0] == "class":
+                    found.update(dataclass_fields(tree, bound[1], bound[2], depth + 1))
+    for node in cls.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            if "ClassVar" in ast.unparse(node.annotation) or "InitVar" in ast.unparse(node.annotation):
+                continue
+            found[node.target.id] = (dotted, node.annotation)
+    return found
+
+
+def _hints(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> list[tuple[str, object]] | None:
+    """The members of a type hint's union, each ("name", text) or ("generic", origin); None when unresolved."""
+    if depth > 10:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.Constant) and node.value is None:
+        return [("name", "None")]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left = _hints(tree, dotted, node.left, depth + 1)
+        right = _hints(tree, dotted, node.right, depth + 1)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.Subscript):
+        origin = ast.unparse(node.value).rsplit(".", 1)[-1]
+        if origin in ("Optional",):
+            inner = _hints(tree, dotted, node.slice, depth + 1)
+            return None if inner is None else inner + [("name", "None")]
+        if origin == "Union":
+            members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            result: list = []
+            for member in members:
+                inner = _hints(tree, dotted, member, depth + 1)
+                if inner is None:
+                    return None
+                result += inner
+            return result
+        if origin == "Annotated":
+            first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
+            return _hints(tree, dotted, first, depth + 1)
+        return [("generic", origin)]
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = node.id if isinstance(node, ast.Name) else node.attr
+        if name in BUILTIN_ONE or name in ("bool", "None") or name in COLLECTIONS:
+            return [("name", name)]
+        if isinstance(node, ast.Attribute):
+            return [("class", name)]  # torch.dtype and the like: not builtins
+        bound = tree.lookup(dotted, name)
+        if bound is None:
+            return None
+        if bound[0] == "class":
+            return [("class", name)]
+        if bound[0] == "external":
+            if name in ("Literal", "Any"):
+                return [("name", name)]
+            return [("class", name)]
+        return _hints(tree, bound[1], bound[2], depth + 1)
+    return None
+
+
+def kind_of_field(tree: Tree, dotted: str, annotation: ast.AST) -> str:
+    """The argparse kind ``get_kwargs`` gives a field (vllm/engine/arg_utils.py ``_compute_kwargs``)."""
+    hints = _hints(tree, dotted, annotation)
+    if hints is None:
+        return "unknown"
+    names = {value for kind, value in hints if kind == "name"}
+    generics = {value for kind, value in hints if kind == "generic"}
+    classes = {value for kind, value in hints if kind == "class"}
+    if classes:
+        return "one"  # a dataclass (JSON) or another non-builtin type (str): one value
+    if names == {"bool", "str", "None"} and not generics:
+        return "optional"
+    if "bool" in names:
+        return "bool"
+    if "Literal" in generics:
+        return "one"
+    if generics & COLLECTIONS or names & COLLECTIONS:
+        return "many"
+    if names & BUILTIN_ONE or generics & {"dict", "Dict", "Mapping"}:
+        return "one"
+    return "unknown"
+
+
+class Reader:
+    """The options one ``add_cli_args`` / ``make_arg_parser`` function registers."""
+
+    def __init__(self, tree: Tree, dotted: str) -> None:
+        self.tree = tree
+        self.dotted = dotted
+        self.options: dict[str, str] = {}
+        self.dests: dict[str, str] = {}  # option string -> argparse dest
+        # dest -> (module, config class, field) whose get_kwargs() entry the option spreads
+        self.sources: dict[str, tuple[str, ast.ClassDef, str]] = {}
+        self.choices: dict[str, list] = {}  # dest -> an explicit, literal choices= list
+        self.doubtful: set[str] = set()  # dests whose type or choices this reader cannot tell
+
+    def function(self, func: ast.FunctionDef) -> None:
+        kwargs_of: dict[str, tuple[str, ast.ClassDef]] = {}  # variable -> config class
+        changed: set[tuple[str, str]] = set()  # (variable, field) whose nargs/action changed
+        aliases: dict[str, tuple[str, str]] = {}  # name = X["field"]
+        for node in ast.walk(func):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target, value = node.targets[0], node.value
+                if isinstance(target, ast.Name) and isinstance(value, ast.Call) and ast.unparse(value.func).endswith("get_kwargs") and value.args:
+                    cls_name = ast.unparse(value.args[0]).rsplit(".", 1)[-1]
+                    bound = self.tree.lookup(self.dotted, cls_name)
+                    if bound is not None and bound[0] == "class":
+                        kwargs_of[target.id] = (bound[1], bound[2])
+                elif isinstance(target, ast.Name) and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
+                    key = value.slice
+                    if isinstance(key, ast.Constant):
+                        aliases[target.id] = (value.value.id, key.value)
+                elif isinstance(target, ast.Subscript):
+                    self._note_change(target, changed, aliases)
+            elif isinstance(node, ast.Delete):
+                for target in node.targets:
+                    if isinstance(target, ast.Subscript):
+                        self._note_change(target, changed, aliases)
+        retyped: set[tuple[str, str]] = set()  # X["field"]["choices"|"type"] read or written: choices unknown
+        for node in ast.walk(func):
+            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in ("choices", "type", "metavar"):
+                inner = node.value
+                if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and isinstance(inner.slice, ast.Constant):
+                    retyped.add((inner.value.id, inner.slice.value))
+                elif isinstance(inner, ast.Name) and inner.id in aliases:
+                    retyped.add(aliases[inner.id])
+        self.retyped = retyped
+        for node in ast.walk(func):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+                self.add_argument(node, kwargs_of, changed, aliases)
+
+    @staticmethod
+    def _note_change(target: ast.Subscript, changed, aliases) -> None:
+        # X["field"]["nargs"] = ... / del X["field"]["nargs"] / name["action"] = ...
+        attribute = target.slice.value if isinstance(target.slice, ast.Constant) else None
+        if attribute not in ("nargs", "action", "const"):
+            return
+        inner = target.value
+        if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and isinstance(inner.slice, ast.Constant):
+            changed.add((inner.value.id, inner.slice.value))
+        elif isinstance(inner, ast.Name) and inner.id in aliases:
+            changed.add(aliases[inner.id])
+
+    def add_argument(self, node: ast.Call, kwargs_of, changed, aliases) -> None:
+        names = [arg.value for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.startswith("-")]
+        if not names:
+            return
+        explicit = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
+        splats = [kw.value for kw in node.keywords if kw.arg is None]
+        kind = None
+        if "action" in explicit:
+            action = explicit["action"]
+            text = ast.unparse(action)
+            if isinstance(action, ast.Constant) and action.value in NO_VALUE_ACTIONS:
+                kind = "flag"
+            elif text.endswith("BooleanOptionalAction"):
+                kind = "bool"
+            else:
+                kind = "unknown"
+        elif "nargs" in explicit:
+            nargs = explicit["nargs"]
+            value = nargs.value if isinstance(nargs, ast.Constant) else None
+            kind = {"?": "optional", "+": "many", "*": "many"}.get(value, "unknown")
+        if kind is None:
+            field_kinds = [self._splat_kind(splat, kwargs_of, changed, aliases) for splat in splats]
+            if not splats:
+                kind = "one"
+            elif len(field_kinds) == 1:
+                kind = field_kinds[0]
+            else:
+                kind = "unknown"
+        for name in names:
+            previous = self.options.get(name)
+            self.options[name] = kind if previous in (None, kind) else "unknown"
+        dest_node = explicit.get("dest")
+        if isinstance(dest_node, ast.Constant) and isinstance(dest_node.value, str):
+            dest = dest_node.value
+        else:
+            long = next((name for name in names if name.startswith("--")), names[0])
+            dest = long.lstrip("-").replace("-", "_")
+        for name in names:
+            self.dests[name] = dest
+        if "type" in explicit and "choices" not in explicit:
+            self.doubtful.add(dest)
+        if "choices" in explicit:
+            values = literal_list(self.tree, self.dotted, explicit["choices"])
+            if values is None:
+                self.doubtful.add(dest)
+            else:
+                self.choices[dest] = values
+        if len(splats) == 1:
+            source = self._splat_source(splats[0], kwargs_of, aliases)
+            if source is None:
+                self.doubtful.add(dest)
+            else:
+                self.sources[dest] = source
+        elif splats:
+            self.doubtful.add(dest)
+
+    def _splat_source(self, splat: ast.AST, kwargs_of, aliases):
+        """The (module, config class, field) a ``**kwargs`` splat spreads, None when unsure."""
+        if isinstance(splat, ast.Dict):
+            inner = [v for k, v in zip(splat.keys, splat.values) if k is None]
+            overridden = {k.value for k in splat.keys if isinstance(k, ast.Constant)}
+            if len(inner) != 1 or overridden & {"type", "choices", "metavar"}:
+                return None
+            splat = inner[0]
+        if isinstance(splat, ast.Name) and splat.id in aliases:
+            variable, field = aliases[splat.id]
+        elif isinstance(splat, ast.Subscript) and isinstance(splat.value, ast.Name) and isinstance(splat.slice, ast.Constant):
+            variable, field = splat.value.id, splat.slice.value
+        else:
+            return None
+        if variable not in kwargs_of or (variable, field) in self.retyped:
+            return None
+        dotted, cls = kwargs_of[variable]
+        return dotted, cls, field
+
+    def _splat_kind(self, splat: ast.AST, kwargs_of, changed, aliases) -> str:
+        # **X["field"], **{**X["field"], "default": ...}, **name (name = X["field"])
+        if isinstance(splat, ast.Dict):
+            inner = [v for k, v in zip(splat.keys, splat.values) if k is None]
+            overridden = {k.value for k in splat.keys if isinstance(k, ast.Constant)}
+            if len(inner) != 1 or overridden & {"nargs", "action", "const"}:
+                return "unknown"
+            splat = inner[0]
+        if isinstance(splat, ast.Name) and splat.id in aliases:
+            variable, field = aliases[splat.id]
+        elif isinstance(splat, ast.Subscript) and isinstance(splat.value, ast.Name) and isinstance(splat.slice, ast.Constant):
+            variable, field = splat.value.id, splat.slice.value
+        else:
+            return "unknown"
+        if (variable, field) in changed or variable not in kwargs_of:
+            return "unknown"
+        dotted, cls = kwargs_of[variable]
+        fields = dataclass_fields(self.tree, dotted, cls)
+        if field not in fields:
+            return "unknown"
+        return kind_of_field(self.tree, *fields[field])
+
+
+def frontend_options(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, str]:
+    """``FrontendArgs.add_cli_args``: one option per dataclass field, after ``_customize_cli_kwargs``."""
+    options: dict[str, str] = {}
+    changed: set[str] = set()
+    classes = [cls]
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            bound = tree.lookup(dotted, base.id)
+            if bound is not None and bound[0] == "class":
+                classes.append(bound[2])
+    for klass in classes:
+        for node in ast.walk(klass):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else []
+            for target in targets:
+                if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value in ("nargs", "action"):
+                    inner = target.value
+                    if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant):
+                        changed.add(inner.slice.value)
+    for name, (module, annotation) in dataclass_fields(tree, dotted, cls).items():
+        kind = "unknown" if name in changed else kind_of_field(tree, module, annotation)
+        options["--" + name.replace("_", "-")] = kind
+    return options
+
+
+def release_options(wheel: Path) -> dict[str, str]:
+    with zipfile.ZipFile(wheel) as archive:
+        tree = Tree(archive)
+        options: dict[str, str] = {}
+        arg_utils = tree.module("vllm.engine.arg_utils")
+        for cls in (n for n in arg_utils.body if isinstance(n, ast.ClassDef) and n.name in ("EngineArgs", "AsyncEngineArgs")):
+            for func in cls.body:
+                if isinstance(func, ast.FunctionDef) and func.name == "add_cli_args":
+                    reader = Reader(tree, "vllm.engine.arg_utils")
+                    reader.function(func)
+                    options.update(reader.options)
+        for dotted in ("vllm.entrypoints.openai.cli_args", "vllm.entrypoints.launchers.cli_args", "vllm.entrypoints.common.cli_args"):
+            module = tree.module(dotted)
+            if module is None:
+                continue
+            for node in module.body:
+                if isinstance(node, ast.FunctionDef) and node.name == "make_arg_parser":
+                    reader = Reader(tree, dotted)
+                    reader.function(node)
+                    options.update(reader.options)
+                if isinstance(node, ast.ClassDef) and node.name == "FrontendArgs":
+                    options.update(frontend_options(tree, dotted, node))
+        return dict(sorted(options.items()))
+
+
+def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> list | None:
+    """The values of a hint that is only ``Literal[...]`` members (and ``None``), aliases resolved; else None."""
+    if depth > 10:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.Constant) and node.value is None:
+        return []
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left = literal_values(tree, dotted, node.left, depth + 1)
+        right = literal_values(tree, dotted, node.right, depth + 1)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.Subscript):
+        origin = ast.unparse(node.value).rsplit(".", 1)[-1]
+        members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if origin == "Literal":
+            values = []
+            for member in members:
+                if isinstance(member, ast.Constant) and member.value is not None:
+                    values.append(member.value)
+                elif isinstance(member, ast.Constant):
+                    continue
+                else:
+                    inner = literal_values(tree, dotted, member, depth + 1)  # Literal[Alias, "x"]
+                    if inner is None:
+                        return None
+                    values += inner
+            return values
+        if origin in ("Optional", "Union"):
+            values = []
+            for member in members:
+                inner = literal_values(tree, dotted, member, depth + 1)
+                if inner is None:
+                    return None
+                values += inner
+            return values
+        if origin == "Annotated":
+            return literal_values(tree, dotted, members[0], depth + 1)
+        return None
+    if isinstance(node, ast.Name):
+        if node.id == "None":
+            return []
+        bound = tree.lookup(dotted, node.id)
+        if bound is not None and bound[0] == "alias":
+            return literal_values(tree, bound[1], bound[2], depth + 1)
+    return None
+
+
+def literal_list(tree: Tree, dotted: str, node: ast.AST) -> list | None:
+    """An explicit ``choices=``: a list or tuple of constants, or ``get_args(Alias)``; else None."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        if all(isinstance(e, ast.Constant) for e in node.elts):
+            return [e.value for e in node.elts if e.value is not None]
+        return None
+    if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("get_args") and len(node.args) == 1:
+        return literal_values(tree, dotted, node.args[0])
+    return None
+
+
+def _number(node: ast.AST) -> float | int | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def field_bounds(cls: ast.ClassDef, tree: Tree, dotted: str, name: str) -> dict | None:
+    """``Field(ge=/gt=/le=/lt=)`` of a config class field (base classes too)."""
+    for node in cls.body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            value = node.value
+            if isinstance(value, ast.Call) and ast.unparse(value.func).rsplit(".", 1)[-1] == "Field":
+                bounds = {}
+                for keyword in value.keywords:
+                    if keyword.arg in ("ge", "gt", "le", "lt"):
+                        number = _number(keyword.value)
+                        if number is not None:
+                            bounds[keyword.arg] = number
+                return bounds or None
+            return None
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            bound = tree.lookup(dotted, base.id)
+            if bound is not None and bound[0] == "class":
+                found = field_bounds(bound[2], tree, bound[1], name)
+                if found is not None:
+                    return found
+    return None
+
+
+def field_annotation(tree: Tree, dotted: str, cls: ast.ClassDef, name: str):
+    found = dataclass_fields(tree, dotted, cls).get(name)
+    return found  # (module, annotation) or None
+
+
+ARG_MODULES = ("vllm.entrypoints.openai.cli_args", "vllm.entrypoints.launchers.cli_args", "vllm.entrypoints.common.cli_args")
+
+
+def release_schema(wheel: Path) -> dict:
+    """One release: options (string -> dest), keywords per constructor, choices and bounds per dest."""
+    with zipfile.ZipFile(wheel) as archive:
+        tree = Tree(archive)
+        readers: list[Reader] = []
+        kinds: dict[str, str] = {}
+        arg_utils = tree.module("vllm.engine.arg_utils")
+        classes = {n.name: n for n in arg_utils.body if isinstance(n, ast.ClassDef)}
+        for name in ("EngineArgs", "AsyncEngineArgs"):
+            for func in classes[name].body if name in classes else ():
+                if isinstance(func, ast.FunctionDef) and func.name == "add_cli_args":
+                    reader = Reader(tree, "vllm.engine.arg_utils")
+                    reader.function(func)
+                    readers.append(reader)
+        frontend: list[tuple[str, ast.ClassDef]] = []
+        for dotted in (*ARG_MODULES, "vllm.entrypoints.cli.serve"):
+            module = tree.module(dotted)
+            if module is None:
+                continue
+            for node in module.body:
+                if isinstance(node, ast.FunctionDef) and (node.name == "make_arg_parser" or dotted.endswith("cli.serve")):
+                    reader = Reader(tree, dotted)
+                    reader.function(node)
+                    readers.append(reader)
+                if isinstance(node, ast.ClassDef) and dotted.endswith("cli.serve"):
+                    for method in node.body:
+                        if isinstance(method, ast.FunctionDef) and method.name == "subparser_init":
+                            reader = Reader(tree, dotted)
+                            reader.function(method)
+                            readers.append(reader)
+                if isinstance(node, ast.ClassDef) and node.name == "FrontendArgs":
+                    frontend.append((dotted, node))
+        options: dict[str, str] = {"-h": "help", "--help": "help"}
+        choices: dict[str, dict] = {}
+        bounds: dict[str, dict] = {}
+        engine_fields = dataclass_fields(tree, "vllm.engine.arg_utils", classes["EngineArgs"])
+        for reader in readers:
+            kinds.update(reader.options)
+            options.update(reader.dests)
+            for dest, source in reader.sources.items():
+                module, cls, field = source
+                annotation = field_annotation(tree, module, cls, field)
+                if annotation is not None and dest not in reader.doubtful:
+                    values = literal_values(tree, *annotation)
+                    if values:
+                        choices.setdefault(dest, {})["cli"] = sorted(values, key=str)
+                limits = field_bounds(cls, tree, module, field)
+                if limits:
+                    bounds[dest] = limits
+            for dest, values in reader.choices.items():
+                choices.setdefault(dest, {})["cli"] = sorted(values, key=str)
+        for dotted, cls in frontend:
+            for field, annotation in dataclass_fields(tree, dotted, cls).items():
+                option = "--" + field.replace("_", "-")
+                kinds.setdefault(option, kind_of_field(tree, *annotation))
+                options.setdefault(option, field)
+        # Python: a keyword's own annotation, when it is only Literal values, is validated by the config.
+        for dest in list(choices) + [name for name in engine_fields if name not in choices]:
+            annotation = engine_fields.get(dest)
+            if annotation is None:
+                continue
+            values = literal_values(tree, *annotation)
+            if values:
+                choices.setdefault(dest, {})["python"] = sorted(values, key=str)
+        enable_disable = "EnableDisableAction" in archive.read("vllm/utils/argparse_utils.py").decode("utf-8") if "vllm/utils/argparse_utils.py" in tree.names else False
+        for option, kind in list(kinds.items()):
+            if not option.startswith("--"):
+                continue
+            dest = options.get(option)
+            if kind == "bool":
+                options.setdefault("--no-" + option[2:], dest)
+                if enable_disable and option.startswith("--enable-"):
+                    options.setdefault("--disable-" + option[len("--enable-") :], dest)
+            elif kind == "unknown":
+                options.setdefault("--no-" + option[2:], "?")  # a custom action may add it
+        keywords = {
+            "EngineArgs": sorted(engine_fields),
+            "AsyncEngineArgs": sorted(dataclass_fields(tree, "vllm.engine.arg_utils", classes["AsyncEngineArgs"])) if "AsyncEngineArgs" in classes else sorted(engine_fields),
+            "LLM": sorted(llm_keywords(tree, engine_fields)),
+        }
+        return {
+            "options": dict(sorted(options.items())),
+            "keywords": keywords,
+            "choices": dict(sorted(choices.items())),
+            "bounds": dict(sorted(bounds.items())),
+        }
+
+
+def llm_keywords(tree: Tree, engine_fields) -> set[str]:
+    module = tree.module("vllm.entrypoints.llm")
+    for node in module.body if module is not None else ():
+        if isinstance(node, ast.ClassDef) and node.name == "LLM":
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef) and method.name == "__init__":
+                    args = method.args
+                    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - {"self"}
+                    if args.kwarg is not None:
+                        names |= set(engine_fields)
+                    return names
+    return set(engine_fields)
+
+
+def release_options(wheel: Path) -> dict[str, str]:
+    with zipfile.ZipFile(wheel) as archive:
+        tree = Tree(archive)
+        options: dict[str, str] = {}
+        arg_utils = tree.module("vllm.engine.arg_utils")
+        for cls in (n for n in arg_utils.body if isinstance(n, ast.ClassDef) and n.name in ("EngineArgs", "AsyncEngineArgs")):
+            for func in cls.body:
+                if isinstance(func, ast.FunctionDef) and func.name == "add_cli_args":
+                    reader = Reader(tree, "vllm.engine.arg_utils")
+                    reader.function(func)
+                    options.update(reader.options)
+        for dotted in ARG_MODULES:
+            module = tree.module(dotted)
+            if module is None:
+                continue
+            for node in module.body:
+                if isinstance(node, ast.FunctionDef) and node.name == "make_arg_parser":
+                    reader = Reader(tree, dotted)
+                    reader.function(node)
+                    options.update(reader.options)
+                if isinstance(node, ast.ClassDef) and node.name == "FrontendArgs":
+                    options.update(frontend_options(tree, dotted, node))
+        return dict(sorted(options.items()))
+
+
+def build_options(versions) -> dict:
+    releases = [".".join(v.split(".")[:2]) for v in versions]
+    per_release = [release_options(find_wheel(v)) for v in versions]
+    names = sorted(set().union(*per_release))
+    table = {}
+    for name in names:
+        kinds = [options.get(name) for options in per_release]
+        table[name] = kinds[0] if all(k == kinds[0] for k in kinds) else kinds
+    return {
+        "generated_by": "python tools/vllm_schema.py",
+        "from": [f"vllm=={v}" for v in versions],
+        "releases": releases,
+        "options": table,
+    }
+
+
+def shared(values: list):
+    """One value for every release, or ``{"@": [[first release index, value], ...]}`` where it changes."""
+    if all(value == values[0] for value in values):
+        return values[0]
+    changes = []
+    for index, value in enumerate(values):
+        if not changes or changes[-1][1] != value:
+            changes.append([index, value])
+    return {"@": changes}
+
+
+def build_schema(versions) -> dict:
+    per_release = [release_schema(find_wheel(v)) for v in versions]
+    schema: dict = {
+        "generated_by": "python tools/vllm_schema.py " + " ".join(versions),
+        "from": [f"vllm=={v} (wheel from PyPI, read with ast)" for v in versions],
+        "releases": [".".join(v.split(".")[:2]) for v in versions],
+        "options": {},
+        "keywords": {},
+        "choices": {},
+        "bounds": {},
+    }
+    for name in sorted(set().union(*(r["options"] for r in per_release))):
+        schema["options"][name] = shared([r["options"].get(name) for r in per_release])
+    for kind in ("LLM", "EngineArgs", "AsyncEngineArgs"):
+        present = [set(r["keywords"][kind]) for r in per_release]
+        schema["keywords"][kind] = {
+            name: shared([1 if name in names else 0 for names in present]) for name in sorted(set().union(*present))
+        }
+    for part in ("choices", "bounds"):
+        for name in sorted(set().union(*(r[part] for r in per_release))):
+            schema[part][name] = shared([r[part].get(name) for r in per_release])
+    return schema
+
+
+def find_wheel(version: str) -> Path:
+    folders = [Path(p) for p in os.environ.get("VLLM_LINT_WHEELS", "").split(os.pathsep) if p]
+    folders.append(Path(os.environ.get("VLLM_LINT_CACHE", Path.home() / ".cache" / "vllm-lint")) / "wheels")
+    for folder in folders:
+        found = sorted(folder.glob(f"vllm-{version}-*.whl")) if folder.is_dir() else []
+        if found:
+            return found[0]
+    target = folders[-1]
+    target.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", f"vllm=={version}", "-d", str(target)], check=True)
+    return sorted(target.glob(f"vllm-{version}-*.whl"))[0]
+
+
+def committed_versions() -> list[str]:
+    if not SCHEMA.exists():
+        return list(SUPPORTED)
+    data = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    return [entry.split("==", 1)[1].split(" ", 1)[0] for entry in data["from"]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("versions", nargs="*", help="releases to read (default: those the committed schema lists)")
+    parser.add_argument("--add", metavar="VERSION", help="add one release (e.g. 0.35.0) to the committed ones")
+    parser.add_argument("--check", action="store_true", help="compare with the committed files instead of writing them")
+    args = parser.parse_args(argv)
+    versions = args.versions or committed_versions()
+    if args.add:
+        versions = sorted(set(versions) | {args.add}, key=lambda v: tuple(int(p) for p in v.split(".")[:2]))
+    outputs = {
+        OUTPUT: json.dumps(build_options(SUPPORTED), indent=0, sort_keys=False) + "\n",
+        SCHEMA: json.dumps(build_schema(versions), separators=(",", ":"), sort_keys=False) + "\n",
+    }
+    status = 0
+    for path, text in outputs.items():
+        if args.check:
+            same = path.read_text(encoding="utf-8") == text
+            print(f"{path.name}: " + ("up to date" if same else "differs: regenerate with python tools/vllm_schema.py"))
+            status |= 0 if same else 1
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
