@@ -22,15 +22,15 @@ _GUARDS = (
     ("replay", re.compile(r"trace[_-]replay")),
     ("sharded", re.compile(r"batch[_-]sharded[_-]sampling")),
     ("trace_decode_token_ids", None),
-    # Any engine construction or server launch: every argument is checked against the schema.
-    ("LLM(", None),
-    ("EngineArgs(", None),
-    ("serve", re.compile(r"""["']serve["']|api_server""")),
 )
 _GUARDS_BYTES = tuple(
     (fragment.encode(), None if pattern is None else re.compile(pattern.pattern.encode()))
     for fragment, pattern in _GUARDS
 )
+# Any engine construction or server launch: every argument is checked against the schema.
+# Plain substrings only: "serve" alone is in every "reserve" and "observe".
+_LAUNCHES = ("LLM(", "EngineArgs(", '"serve"', "'serve'", "openai.api_server")
+_LAUNCHES_BYTES = tuple(fragment.encode() for fragment in _LAUNCHES)
 
 
 _project = None
@@ -84,10 +84,14 @@ def may_have_findings(source: str | bytes) -> bool:
         if b"vllm" not in source:
             return False
         guards: tuple = _GUARDS_BYTES
+        launches: tuple = _LAUNCHES_BYTES
     else:
         if "vllm" not in source:
             return False
         guards = _GUARDS
+        launches = _LAUNCHES
+    if any(fragment in source for fragment in launches):
+        return True
     for fragment, pattern in guards:
         if fragment in source and (pattern is None or pattern.search(source) is not None):
             return True
