@@ -28,9 +28,26 @@ _GUARDS_BYTES = tuple(
     for fragment, pattern in _GUARDS
 )
 # Any engine construction or server launch: every argument is checked against the schema.
-# Plain substrings only: "serve" alone is in every "reserve" and "observe".
-_LAUNCHES = ("LLM(", "EngineArgs(", '"serve"', "'serve'", "openai.api_server")
+# Plain substring tests only (a regular expression scans the whole file); the launch
+# spellings only in files that contain "serve" at all.
+_LAUNCHES = ('"serve"', "'serve'", "openai.api_server")
 _LAUNCHES_BYTES = tuple(fragment.encode() for fragment in _LAUNCHES)
+
+
+def _builds_or_launches(source, llm, engine_args, serve, launches) -> bool:
+    if engine_args in source or _calls_llm(source, llm):
+        return True
+    return serve in source and any(fragment in source for fragment in launches)
+
+
+def _calls_llm(source, llm) -> bool:
+    """``LLM(`` not at the end of another name (``class AsyncLLM(``)."""
+    index = source.find(llm)
+    while index >= 0:
+        if index == 0 or not (source[index - 1 : index].isalnum() or source[index - 1 : index] in ("_", b"_")):
+            return True
+        index = source.find(llm, index + 1)
+    return False
 
 
 _project = None
@@ -83,15 +100,15 @@ def may_have_findings(source: str | bytes) -> bool:
     if isinstance(source, bytes):
         if b"vllm" not in source:
             return False
+        if _builds_or_launches(source, b"LLM(", b"EngineArgs(", b"serve", _LAUNCHES_BYTES):
+            return True
         guards: tuple = _GUARDS_BYTES
-        launches: tuple = _LAUNCHES_BYTES
     else:
         if "vllm" not in source:
             return False
+        if _builds_or_launches(source, "LLM(", "EngineArgs(", "serve", _LAUNCHES):
+            return True
         guards = _GUARDS
-        launches = _LAUNCHES
-    if any(fragment in source for fragment in launches):
-        return True
     for fragment, pattern in guards:
         if fragment in source and (pattern is None or pattern.search(source) is not None):
             return True
