@@ -1,0 +1,135 @@
+"""vLLM's argument schema (launch/vllm_schema.json) and the rules that read it: VLM301, VLM303, VLM304."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import textwrap
+
+from vllm_lint import cli
+from vllm_lint.launch import schema
+from vllm_lint.versions import Version
+
+
+def test_every_minor_release_from_0_8_to_0_34_and_where_it_came_from():
+    assert schema.releases() == tuple((0, minor) for minor in range(8, 35))
+    data = schema._data()
+    assert data["generated_by"].startswith("python tools/vllm_schema.py")
+    assert len(data["from"]) == len(data["releases"]) and all(entry.startswith("vllm==") for entry in data["from"])
+
+
+def test_release_facts_that_vllms_history_documents():
+    v034, v012 = schema.schema_for(Version(0, 34)), schema.schema_for(Version(0, 12))
+    assert v034.exact and v034.has_option("--max-model-len") and v034.has_option("-tp")
+    assert v034.has_option("--no-enable-prefix-caching") and v034.has_option("--disable-log-requests")
+    assert not v034.has_option("--enable-reasoning") and not v034.has_option("--task")
+    assert v012.has_option("--task") and not v012.has_option("--enable-trace-replay")
+    assert v034.has_option("--max-model")  # argparse accepts a unique prefix of a long option
+    assert "return_sampling_mask" in v034.keywords["LLM"] and "return_sampling_mask" not in schema.schema_for(Version(0, 27)).keywords["LLM"]
+    assert v034.bounds["gpu_memory_utilization"] == {"gt": 0, "le": 1}
+    assert v034.choices["logprobs_mode"]["python"] == ["processed_logits", "processed_logprobs", "raw_logits", "raw_logprobs"]
+    # A type that also accepts any string has no closed set of choices.
+    assert "quantization" not in v034.choices and "tokenizer_mode" not in v034.choices
+
+
+def test_history_and_near_miss():
+    assert schema.history(schema.option_releases("--task"), (0, 34)) == " (removed in 0.13)"
+    assert schema.history(schema.option_releases("--enable-trace-replay"), (0, 12)) == " (added in 0.29)"
+    assert schema.history([], (0, 34)) == ""
+    assert schema.near_miss("--max-model-length", ["--max-model-len", "--max-num-seqs"]) == "--max-model-len"
+    assert schema.near_miss("--port", ["--max-model-len"]) is None
+
+
+def test_an_unknown_release_borrows_the_newest_schema_marked_not_exact():
+    found = schema.schema_for(Version(0, 99))
+    assert not found.exact and found.options == schema.schema_for(Version(0, 34)).options
+
+
+def _lint(tmp_path, files: dict[str, str], *args: str) -> str:
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "vllm_lint", "check", "--output-format", "concise", *args, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stdout
+
+
+def test_extra_arguments_declared_by_the_project_are_never_reported(tmp_path):
+    files = {
+        "serve.sh": "vllm serve Qwen/Qwen3-8B --my-plugin-flag 1 --max-model-length 4096\n",
+        "run.py": "from vllm import LLM\nLLM('m', my_plugin_option=1, max_model_length=4096)\n",
+    }
+    before = _lint(tmp_path, files, "--target-version", "0.34")
+    assert before.count("VLM301") == 4
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.vllm-lint]\nextra-arguments = ["--my-plugin-flag", "my_plugin_option"]\n', encoding="utf-8"
+    )
+    after = _lint(tmp_path, files, "--target-version", "0.34")
+    assert after.count("VLM301") == 2 and "my-plugin" not in after and "my_plugin" not in after
+    assert "did you mean max_model_len?" in after and "did you mean --max-model-len?" in after
+
+
+def test_unknown_values_and_unresolved_mappings_are_silent(tmp_path):
+    out = _lint(
+        tmp_path,
+        {
+            "run.py": """
+                from vllm import LLM
+                def build(extra, mode, util):
+                    return LLM("m", logprobs_mode=mode, gpu_memory_utilization=util, **extra)
+            """,
+            "serve.sh": 'vllm serve m --logprobs-mode "$MODE" --gpu-memory-utilization "$UTIL" $EXTRA\n',
+        },
+        "--target-version",
+        "0.34",
+    )
+    assert "VLM30" not in out
+
+
+def test_a_flag_written_for_certain_is_reported_even_next_to_unknown_words(tmp_path):
+    out = _lint(tmp_path, {"serve.sh": "vllm serve m $EXTRA --enable-reasoning\n"}, "--target-version", "0.34")
+    assert "VLM301 --enable-reasoning is not an argument in vLLM 0.34 (removed in 0.10)" in out
+
+
+def test_rule_command_prints_the_new_rules():
+    for code, name in (("VLM301", "flag-unavailable"), ("VLM303", "invalid-choice"), ("VLM304", "out-of-range")):
+        out = io.StringIO()
+        cli.run_rule(cli.build_parser().parse_args(["rule", code]), out)
+        text = out.getvalue()
+        assert f"{code} ({name})" in text or (code in text and name in text)
+        assert "Example" in text and "Use instead" in text
+
+
+def test_the_schema_loads_only_when_an_engine_is_checked(tmp_path):
+    code = textwrap.dedent(
+        f"""
+        import json, sys
+        from vllm_lint import cli
+        from vllm_lint.launch import schema
+        cli.main(["check", "-q", "--exit-zero", {str(tmp_path / "plain.py")!r}])
+        print(json.dumps(schema._data.cache_info().currsize))
+        """
+    )
+    (tmp_path / "plain.py").write_text("import os\nprint(os.sep)\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == 0, result.stderr
+
+
+def test_serve_options_and_schema_agree_on_which_options_each_release_has():
+    from vllm_lint.launch.options import serve_options
+
+    for minor in range(28, 35):
+        version = Version(0, minor)
+        kinds = serve_options(version)
+        release = schema.schema_for(version)
+        assert set(kinds) <= set(release.options), minor
+        for option, kind in kinds.items():
+            if kind == "bool" and option.startswith("--"):
+                assert "--no-" + option[2:] in release.options, option
