@@ -62,12 +62,14 @@ class ReleaseSchema:
     bounds: dict  # dest -> {"ge": ..., "gt": ..., "le": ..., "lt": ...}
 
     def has_option(self, option: str) -> bool:
-        """argparse accepts the option string: defined, or a unique abbreviation of a long option."""
+        """argparse accepts the option string: defined, or an abbreviation of exactly one long
+        option (an ambiguous one is an error).  A short option's prefix may match a longer
+        short option (``-t`` for ``-tp``): accepted, to stay on the safe side."""
         if option in self.options:
             return True
         if option.startswith("--") and len(option) > 2:
-            return any(name.startswith(option) for name in self.options if name.startswith("--"))
-        return False
+            return sum(1 for name in self.options if name.startswith(option)) == 1
+        return option.startswith("-") and any(name.startswith(option) for name in self.options)
 
     def dest(self, option: str) -> str | None:
         dest = self.options.get(option)
