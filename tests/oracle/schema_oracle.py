@@ -20,7 +20,16 @@ argparse whether each generated case parses:
   unique or ambiguous), with a letter added, with two letters swapped.
 
 Each case is judged by the linter's schema (``ReleaseSchema.has_option``) and
-must agree with argparse, 100 %.  ``--no-x``/``--disable-x`` forms come from
+must agree with argparse, 100 %.
+
+Choices: where an option is registered as ``add_argument("--x", **kw["field"])``
+with ``kw = get_kwargs(Config)`` and nothing changes ``kw["field"]`` afterwards,
+the oracle reads the field's annotation in ``class Config`` from the source
+text; when it is only ``Literal[...]`` (directly or through an alias of string
+literals) and ``None``, argparse gets ``choices=`` those values.  Every valid
+value and two invalid ones are parsed by argparse and judged by the schema's
+``cli`` choices (VLM303's reading).  Options registered with an explicit
+``choices=`` list (the 0.8/0.9 parsers) are not read by this route.  ``--no-x``/``--disable-x`` forms come from
 argparse actions the tokenizer cannot see, so they are checked one way only:
 the schema may accept them, the cases above never include them.
 """
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
 import tokenize
 import zipfile
@@ -147,6 +157,98 @@ def cases(options: set[str], others: set[str]) -> set[str]:
     return {case for case in found if not case.startswith(("--no-", "--disable-")) and not "--help".startswith(case) and case != "-h"}
 
 
+_GET_KWARGS = re.compile(r"^\s*(\w+) = get_kwargs\((\w+)\)", re.M)
+_SPLAT_ONLY = re.compile(r'add_argument\(\s*"(--[\w-]+)"(?:,\s*"-[\w-]+")*,\s*\*\*(\w+)\["(\w+)"\],?\s*\)')
+_QUOTED = re.compile(r"""["']([^"']*)["']""")
+
+
+def _class_field(sources: dict[str, str], cls: str, field: str) -> tuple[str, str] | None:
+    """(file, annotation text) of ``field`` in ``class cls``, from the source lines."""
+    for path, text in sources.items():
+        lines = text.splitlines()
+        starts = [i for i, line in enumerate(lines) if re.match(rf"class {cls}\b", line)]
+        if not starts:
+            continue
+        for line in lines[starts[0] + 1 :]:
+            if re.match(r"(class |def |@|\w+ = )", line):
+                break  # the class body ended
+            match = re.match(rf"    {field}: (.+?)(?: = .*)?$", line)
+            if match:
+                return path, match.group(1).strip()
+        return None
+    return None
+
+
+def _literal_values(sources: dict[str, str], path: str, annotation: str, depth: int = 0) -> list[str] | None:
+    """Values of an annotation made only of ``Literal[...]`` (or an alias of one) and ``None``."""
+    members = [member.strip() for member in annotation.split("|")]
+    values: list[str] = []
+    for member in members:
+        if member == "None":
+            continue
+        if member.startswith("Literal[") and member.endswith("]"):
+            values += _QUOTED.findall(member)
+            continue
+        if not member.isidentifier() or depth > 3:
+            return None
+        alias = None
+        for text in [sources[path]] + [t for p, t in sources.items() if p != path]:
+            alias = re.search(rf"^{member} = (Literal\[.*?\])\n(?!\s)", text, re.M | re.S)
+            if alias:
+                break
+        if alias is None:
+            return None
+        body = alias.group(1)
+        if re.search(r"[A-Za-z_]\w*", _QUOTED.sub("", body[len("Literal[") :])):
+            return None  # a Literal of aliases or names: not read here
+        values += _QUOTED.findall(body)
+    return values or None
+
+
+def release_choices(wheel: Path) -> dict[str, list[str]]:
+    """Option -> choices, where an option spreads exactly one config field typed only ``Literal[...]``."""
+    with zipfile.ZipFile(wheel) as archive:
+        sources = {
+            name: archive.read(name).decode("utf-8")
+            for name in archive.namelist()
+            if name.startswith(("vllm/config/", "vllm/engine/arg_utils.py")) and name.endswith(".py")
+        }
+    text = sources["vllm/engine/arg_utils.py"]
+    classes = dict(_GET_KWARGS.findall(text))
+    found: dict[str, list[str]] = {}
+    for option, variable, field in _SPLAT_ONLY.findall(text):
+        if variable not in classes or f'{variable}["{field}"][' in text:
+            continue  # its kwargs are changed after get_kwargs
+        located = _class_field(sources, classes[variable], field)
+        if located is None:
+            continue
+        values = _literal_values(sources, *located)
+        if values:
+            found[option] = values
+    return found
+
+
+def choice_cases(wheel: Path, release) -> tuple[int, list[str]]:
+    """Each value of each option's choices, and two values outside them: argparse and the schema agree?"""
+    checked, disagreements = 0, []
+    for option, values in release_choices(wheel).items():
+        parser = _Parser(add_help=False, exit_on_error=False)
+        parser.add_argument(option, choices=values)
+        dest = release.dest(option)
+        accepted = release.choices.get(dest, {}).get("cli")
+        for value in values + [values[0] + "x", "not-a-" + option[2:]]:
+            try:
+                parser.parse_args([option, value])
+                expected = True
+            except argparse.ArgumentError:
+                expected = False
+            judged = accepted is None or value in accepted
+            checked += 1
+            if judged != expected:
+                disagreements.append(f"{option} {value}: argparse {'accepts' if expected else 'rejects'}")
+    return checked, disagreements
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("versions", nargs="*")
@@ -168,9 +270,14 @@ def main(argv: list[str] | None = None) -> int:
                 disagreements.append((case, expected))
         failures += len(disagreements)
         agreed = len(generated) - len(disagreements)
-        print(f"vllm {version}: {agreed}/{len(generated)} cases agree ({len(options)} options)")
+        print(f"vllm {version}: {agreed}/{len(generated)} option cases agree ({len(options)} options)")
         for case, expected in disagreements[:20]:
             print(f"    {case}: argparse {'accepts' if expected else 'rejects'}, schema {'rejects' if expected else 'accepts'}")
+        checked, wrong = choice_cases(find_wheel(version), release)
+        failures += len(wrong)
+        print(f"vllm {version}: {checked - len(wrong)}/{checked} choice cases agree")
+        for line in wrong[:20]:
+            print(f"    {line}")
     return 1 if failures else 0
 
 
