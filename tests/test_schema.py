@@ -133,3 +133,42 @@ def test_serve_options_and_schema_agree_on_which_options_each_release_has():
         for option, kind in kinds.items():
             if kind == "bool" and option.startswith("--"):
                 assert "--no-" + option[2:] in release.options, option
+
+
+def test_editor_plugins_honour_extra_arguments(tmp_path):
+    (tmp_path / "run.py").write_text('from vllm import LLM\nLLM("m", my_plugin_option=1, max_model_length=3)\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nextra-arguments = ["my-plugin-option"]\n', encoding="utf-8")
+    flake8 = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "VLM", "run.py"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert "Traceback" not in flake8.stderr
+    assert "max_model_length" in flake8.stdout and "my_plugin_option" not in flake8.stdout
+    pylint = subprocess.run(
+        [sys.executable, "-m", "pylint", "--load-plugins=vllm_lint.pylint", "--disable=all", "--enable=vllm-lint",
+         "--persistent=n", "--score=n", "run.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert "Traceback" not in pylint.stderr
+    assert "max_model_length" in pylint.stdout and "my_plugin_option" not in pylint.stdout
+
+
+def test_a_template_expression_split_over_lines_keeps_the_yaml_readable(tmp_path):
+    manifest = """\
+        apiVersion: v1
+        kind: Pod
+        spec:
+          containers:
+            - name: vllm
+              image: vllm/vllm-openai:v0.34.0
+              command: ["vllm", "serve"]
+              args: ["{{ .Values.model }}", "--enable-reasoning"]
+              env:
+                - name: ROUTE
+                  value: publishers/{{ .ObjectMeta.Namespace }}/models/{{ .Spec.Model.Name
+                    }}
+        """
+    out = _lint(tmp_path, {"pod.yaml": manifest}, "--target-version", "0.34")
+    assert "cannot parse" not in out
+    assert "VLM301 --enable-reasoning" in out

@@ -264,7 +264,7 @@ def _select(results, settings) -> None:
             return settings.enabled(code) and not any(code.startswith(prefix) for prefix in ignored)
 
         result.findings = [
-            f for f in result.findings if selected(f.code) and not (f.code == "VLM301" and settings.is_extra_argument(f.argument))
+            f for f in result.findings if selected(f.code) and not settings.declares(f)
         ]
         if result.noqa is not None:
             from vllm_lint.rules import unused_noqa

@@ -126,6 +126,10 @@ class Settings:
     def is_extra_argument(self, name: str | None) -> bool:
         return name is not None and argument_key(name) in self.extra_arguments
 
+    def declares(self, finding) -> bool:
+        """The finding is about an argument the project declares (a vLLM fork's or plugin's): not reported."""
+        return finding.code == "VLM301" and self.is_extra_argument(finding.argument)
+
     @property
     def root(self) -> Path:
         """The folder the settings' globs are relative to: the project's, where its pyproject.toml is."""

@@ -90,7 +90,9 @@ class VllmLintPlugin:
         except (RecursionError, MemoryError):
             return
         if settings is not None:
-            findings = [f for f in findings if settings.reports(f.code, self.filename)]
+            findings = [
+                f for f in findings if settings.reports(f.code, self.filename) and not settings.declares(f)
+            ]
         if findings and not self.disable_noqa:
             from vllm_lint.lint import apply_python_noqa
 

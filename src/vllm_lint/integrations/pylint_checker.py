@@ -98,7 +98,7 @@ class VllmLintChecker(BaseChecker):
             return char_column(lines[line - 1], byte_col)
 
         for finding in result.findings:
-            if not self._settings.reports(finding.code, path):
+            if not self._settings.reports(finding.code, path) or self._settings.declares(finding):
                 continue
             span = finding.span
             self.add_message(

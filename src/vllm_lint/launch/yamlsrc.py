@@ -189,6 +189,12 @@ def strip_templates(text: str) -> tuple[str, Templates]:
     stripped = "\n".join(out_lines)
 
     def placeholder(match: re.Match) -> str:
-        return "".join("\n" if ch == "\n" else PLACEHOLDER for ch in match.group(0))
+        # An expression split over lines keeps each later line's indentation (YAML reads it).
+        first, *rest = match.group(0).split("\n")
+        lines = [PLACEHOLDER * len(first)]
+        for line in rest:
+            body = line.lstrip(" \t")
+            lines.append(line[: len(line) - len(body)] + PLACEHOLDER * len(body))
+        return "\n".join(lines)
 
     return _TEMPLATE.sub(placeholder, stripped), templates

@@ -59,9 +59,12 @@ def check(facts, version):
         else:
             yield from _replay_flags(facts, version)
         return
-    names = release.keywords.get(facts.kind)
+    names = release.keywords.get(facts.kind) if facts.source == "python" else None
     if names is None:
-        return  # not an engine constructor the schema describes (VllmConfig, ...)
+        # Not a constructor the schema describes (VllmConfig, a framework's config keys):
+        # only the replay flags are known to be passed through as engine arguments.
+        yield from _replay_flags(facts, version)
+        return
     for name in list(facts.fields):
         origin = facts.written.get(name)
         if name in names or name in NOT_UPSTREAM or not facts.present(name):
@@ -111,7 +114,7 @@ def _finding(facts, name, release, present_in, guess, span):
 
 
 def _replay_flags(facts, version):
-    """Front ends that do not list every option (a wrapper's own parser): the replay flags only."""
+    """Front ends that do not list every argument (a wrapper's own parser, a framework's config): the replay flags only."""
     release = (version.major, version.minor)
     for name, first in REPLAY_FLAGS.items():
         if release >= first or not facts.present(name):
