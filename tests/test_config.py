@@ -132,7 +132,7 @@ def test_unknown_selectors_in_the_configuration(project, setting, offending):
 
 
 def test_extend_select_and_extend_ignore(project):
-    (project / "pkg" / "train.py").write_text(V1_RUNNER.replace('logprobs_mode="processed_logprobs"', 'top_k=1'))
+    (project / "pkg" / "train.py").write_text(V1_RUNNER.replace('logprobs_mode="processed_logprobs"', 'seed=1'))
     found = codes(check("--target-version", "0.33", "pkg", cwd=project)[1])
     assert found == ["VLM101", "VLM105"]
     write_config(project, '[tool.vllm-lint]\nselect = ["VLM101"]\nextend-select = ["VLM105"]\n')
@@ -211,7 +211,7 @@ def test_the_plugins_read_the_target_version(project):
 def test_the_plugins_read_selection_per_file_ignores_and_excludes(project):
     for name in ("a", "b", "c", "d"):
         (project / "pkg" / name).mkdir()
-        (project / "pkg" / name / "engine.py").write_text(V1_RUNNER.replace('logprobs_mode="processed_logprobs"', "top_k=1"))
+        (project / "pkg" / name / "engine.py").write_text(V1_RUNNER.replace('logprobs_mode="processed_logprobs"', "seed=1"))
     write_config(
         project,
         '[tool.vllm-lint]\ntarget-version = "0.33"\nignore = ["VLM105"]\nexclude = ["pkg/b"]\n'
