@@ -389,31 +389,6 @@ def frontend_options(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, st
     return options
 
 
-def release_options(wheel: Path) -> dict[str, str]:
-    with zipfile.ZipFile(wheel) as archive:
-        tree = Tree(archive)
-        options: dict[str, str] = {}
-        arg_utils = tree.module("vllm.engine.arg_utils")
-        for cls in (n for n in arg_utils.body if isinstance(n, ast.ClassDef) and n.name in ("EngineArgs", "AsyncEngineArgs")):
-            for func in cls.body:
-                if isinstance(func, ast.FunctionDef) and func.name == "add_cli_args":
-                    reader = Reader(tree, "vllm.engine.arg_utils")
-                    reader.function(func)
-                    options.update(reader.options)
-        for dotted in ("vllm.entrypoints.openai.cli_args", "vllm.entrypoints.launchers.cli_args", "vllm.entrypoints.common.cli_args"):
-            module = tree.module(dotted)
-            if module is None:
-                continue
-            for node in module.body:
-                if isinstance(node, ast.FunctionDef) and node.name == "make_arg_parser":
-                    reader = Reader(tree, dotted)
-                    reader.function(node)
-                    options.update(reader.options)
-                if isinstance(node, ast.ClassDef) and node.name == "FrontendArgs":
-                    options.update(frontend_options(tree, dotted, node))
-        return dict(sorted(options.items()))
-
-
 def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> list | None:
     """The values of a hint that is only ``Literal[...]`` members (and ``None``), aliases resolved; else None."""
     if depth > 10:
