@@ -154,35 +154,30 @@ def python_suppressions(source: str, lines: list[str] | None = None) -> Suppress
         return Suppressions([])
     lines = source.splitlines() if lines is None else lines
     ranges, own_line = _scan_python(source)
+    # A file-level directive must be a comment, not text in a string.
+    return Suppressions(_directives(lines, lambda number, text: (number, text.index("#")) in own_line), ranges)
+
+
+def line_suppressions(lines: list[str]) -> Suppressions:
+    """The directives of a shell script, Dockerfile or YAML file: ``#`` comments, line by line."""
+    return Suppressions(_directives(lines, lambda number, text: True))
+
+
+def _directives(lines: list[str], file_directive_allowed) -> list:
+    """Each line's noqa directive; a file-level one only where ``file_directive_allowed(number, text)``."""
     directives = []
     for number, text in enumerate(lines, 1):
         if "noqa" not in text.lower():
             continue
         file_match = FILE_NOQA_RE.match(text)
         if file_match is not None:
-            if (number, text.index("#")) in own_line:  # a comment, not text in a string
+            if file_directive_allowed(number, text):
                 directives.append(_directive(file_match, number, file_level=True))
             continue
         match = NOQA_RE.search(text)
         if match is not None:
             directives.append(_directive(match, number))
-    return Suppressions(directives, ranges)
-
-
-def line_suppressions(lines: list[str]) -> Suppressions:
-    """The directives of a shell script, Dockerfile or YAML file: ``#`` comments, line by line."""
-    directives = []
-    for number, text in enumerate(lines, 1):
-        if "noqa" not in text.lower():
-            continue
-        file_match = FILE_NOQA_RE.match(text)
-        if file_match is not None:
-            directives.append(_directive(file_match, number, file_level=True))
-            continue
-        match = NOQA_RE.search(text)
-        if match is not None:
-            directives.append(_directive(match, number))
-    return Suppressions(directives)
+    return directives
 
 
 def may_have_directives(data: bytes | str) -> bool:
