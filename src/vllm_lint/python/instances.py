@@ -171,16 +171,7 @@ class InstancesMixin:
             or self._inline_budget <= 0
         ):
             return NOT_FOLLOWED
-        self._inline_budget -= 1
-        bindings = self._bind_arguments(method, call, skip_self=True)
-        self._inline_stack.append(method)
-        try:
-            with self._at_call(call, None):
-                final, returns = self._run_method(
-                    instance, method, bindings, _shadows_of(self.state), (self.state.env, self.state.env_open), share=True
-                )
-        finally:
-            self._inline_stack.pop()
+        final, returns = self._call_method(instance, method, call, share=True)
         for shadow in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
             del self.state.names[shadow]
         if final is None:
@@ -204,19 +195,22 @@ class InstancesMixin:
         for subclass, method in implementations:
             if method in self._inline_stack or self._inline_budget <= 0:
                 continue
-            self._inline_budget -= 1
-            bindings = self._bind_arguments(method, call, skip_self=True)
-            self._inline_stack.append(method)
-            try:
-                with self._at_call(call, None):
-                    self._run_method(
-                        _Instance(ClassRef(subclass), methods_of(subclass)), method, bindings, _shadows_of(self.state),
-                        (self.state.env, self.state.env_open),
-                    )
-            finally:
-                self._inline_stack.pop()
+            self._call_method(_Instance(ClassRef(subclass), methods_of(subclass)), method, call, share=False)
         self._drop_self_shadows()  # what each implementation did to the attributes differs
         return UNKNOWN
+
+    def _call_method(self, instance: _Instance, method: ast.AST, call: ast.Call, share: bool) -> tuple[State | None, list]:
+        """``self.<method>(...)`` for ``call``: bound to its arguments, run over ``self``'s followed attributes."""
+        self._inline_budget -= 1
+        bindings = self._bind_arguments(method, call, skip_self=True)
+        self._inline_stack.append(method)
+        try:
+            with self._at_call(call, None):
+                return self._run_method(
+                    instance, method, bindings, _shadows_of(self.state), (self.state.env, self.state.env_open), share=share
+                )
+        finally:
+            self._inline_stack.pop()
 
     def _defining_scope(self, ref: ClassRef | FunctionRef) -> Scope:
         """The scope a class or function of this module, or of another project module, was defined in."""
