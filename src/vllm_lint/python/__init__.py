@@ -12,10 +12,10 @@ from vllm_lint.versions import Version
 # Every finding needs an engine construction, a server launch or one of these
 # settings written somewhere in the file, and every engine needs an import from
 # vllm: files without both are skipped unparsed.
-_RELEVANT = re.compile(r"sampling[_-]mask|trace[_-]replay|trace_decode_token_ids|batch[_-]sharded[_-]sampling")
-# The same test, fast: a regular expression without a literal prefix tries every
-# position of the file, so each alternative is guarded by a plain substring test
-# (``in`` is a fast search) and the pattern runs only on files that pass it.
+# The settings are sampling[_-]mask, trace[_-]replay, trace_decode_token_ids and
+# batch[_-]sharded[_-]sampling.  One regular expression without a literal prefix would try
+# every position of the file, so each alternative is guarded by a plain substring test
+# (``in`` is a fast search) and its pattern runs only on files that pass it.
 _GUARDS = (
     # Identifiers, keys and flags only: "sampling mask" in prose is not a setting.
     ("mask", re.compile(r"sampling[_-]mask")),
