@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from vllm_lint.facts import UNKNOWN
 from vllm_lint.python import symbols
+from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import (
     DATACLASS_DECORATORS,
     DICT_READERS,
@@ -167,7 +168,7 @@ class CallsMixin:
             self._stopped = stopped
             self.scope, self.state, self._returns = saved
         self.state.env, self.state.env_open = env, env_open
-        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(fn)):
+        if is_generator(fn):
             return UNKNOWN
         return self._join_values(returns, {}) if returns else None
 

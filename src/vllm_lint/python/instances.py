@@ -17,6 +17,7 @@ import ast
 
 from vllm_lint.facts import UNKNOWN, Span
 from vllm_lint.python import symbols
+from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import MAX_INLINE_DEPTH, SELF_SHADOW, Scope, SelfAttribute, State
 from vllm_lint.python.values import ClassRef, FunctionRef
 
@@ -179,7 +180,7 @@ class InstancesMixin:
             return UNKNOWN
         self.state.names.update(_shadows_of(final))
         self.state.env, self.state.env_open = final.env, final.env_open
-        if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(method)):
+        if is_generator(method):
             return UNKNOWN
         return self._join_values(returns, {}) if returns else None
 

@@ -6,6 +6,16 @@ from __future__ import annotations
 import ast
 
 
+def is_generator(function: ast.AST) -> bool:
+    """The function (or a function nested in it) yields.  Kept on the node: the analysis
+    inlines the same function at every call it follows."""
+    known = getattr(function, "_vllm_lint_generator", None)
+    if known is None:
+        known = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(function))
+        function._vllm_lint_generator = known
+    return known
+
+
 def is_import_error_handler(handler: ast.ExceptHandler) -> bool:
     names = []
     if isinstance(handler.type, ast.Tuple):
@@ -17,7 +27,41 @@ def is_import_error_handler(handler: ast.ExceptHandler) -> bool:
     )
 
 
-class _ChainVisitor(ast.NodeVisitor):
+# Leaves no handler here reads: not visited at all (``ctx`` alone is on every name).
+_UNREAD_LEAVES = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.Constant)
+
+
+class _Walker:
+    """``ast.NodeVisitor``'s protocol at a lower cost per node: the handler is looked up once per
+    node type, and leaves that no handler reads are skipped.  The summary walks every node of
+    every analysed module, so this is a visible share of the run."""
+
+    _handlers: dict[type, object] = {}
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = {}
+
+    def visit(self, node: ast.AST) -> None:
+        kind = node.__class__
+        handler = self._handlers.get(kind)
+        if handler is None:
+            handler = getattr(type(self), "visit_" + kind.__name__, None) or type(self).generic_visit
+            self._handlers[kind] = handler
+        handler(self, node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for name in node._fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, ast.AST) and not isinstance(item, _UNREAD_LEAVES):
+                        self.visit(item)
+            elif isinstance(value, ast.AST) and not isinstance(value, _UNREAD_LEAVES):
+                self.visit(value)
+
+
+class _ChainVisitor(_Walker):
     """A visitor that walks ``a + b + ...`` (nested to the left) in a loop, not by recursion."""
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
@@ -212,6 +256,7 @@ class _SummaryCollector(Touched):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.classes.append(node)
+        self.summary.classes.append(node)
         self.summary.self_attributes.setdefault(id(node), set())
         saved, self.functions = self.functions, []  # a class body is not its enclosing function
         self.generic_visit(node)
@@ -274,8 +319,8 @@ class ModuleSummary:
         # Attributes each class's methods assign on ``self``.
         self.self_attributes: dict[int, set[str]] = {}
         self._locals: dict[int, tuple[set[str], set[str]]] = {}
-        self._tree = tree
-        self._classes: list[ast.ClassDef] | None = None
+        # Every class of the module, in source order (the collector's walk fills it).
+        self.classes: list[ast.ClassDef] = []
         self._touched: dict[int, Touched] = {}
         collector = _SummaryCollector(self)
         collector.visit(tree)
@@ -286,14 +331,12 @@ class ModuleSummary:
 
     def subclasses_of(self, class_node: ast.AST) -> list[ast.ClassDef]:
         """Classes of this module that derive from ``class_node``, directly or through each other."""
-        if self._classes is None:
-            self._classes = [n for n in ast.walk(self._tree) if isinstance(n, ast.ClassDef)]
         found: list[ast.ClassDef] = []
         names = {getattr(class_node, "name", None)}
         changed = True
         while changed:
             changed = False
-            for candidate in self._classes:
+            for candidate in self.classes:
                 if candidate is class_node or candidate in found:
                     continue
                 bases = {b.id if isinstance(b, ast.Name) else getattr(b, "attr", None) for b in candidate.bases}
