@@ -78,15 +78,20 @@ def needs_analysis(source: bytes, path: str | None) -> bool:
     """``may_have_findings``, or a file with half of it that imports a project module with the other
     half: vLLM here and the settings there, or the settings here passed to a module that builds engines;
     or a file that starts a process with a replay flag (a project's own vLLM server module)."""
-    if may_have_findings(source):
+    # may_have_findings, unrolled so that the settings are searched for once per file.
+    mentions_vllm = b"vllm" in source
+    if mentions_vllm and _builds_or_launches(source, b"LLM(", b"EngineArgs(", b"serve", _LAUNCHES_BYTES):
         return True
-    if path is not None and _mentions_setting(source) and _STARTS_PROCESSES.search(source) is not None:
+    mentions_setting = _mentions_setting(source)
+    if mentions_vllm and mentions_setting:
+        return True
+    if path is not None and mentions_setting and _STARTS_PROCESSES.search(source) is not None:
         return True
     if path is None or path in ("-", "stdin") or b"import" not in source:
         return False
-    if b"vllm" in source:
+    if mentions_vllm:
         return project_modules().imports_relevant_module(path, source, _mentions_setting)
-    if _mentions_setting(source):
+    if mentions_setting:
         return project_modules().imports_relevant_module(path, source, _mentions_vllm)
     return False
 
