@@ -10,7 +10,7 @@ import ast
 
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.noqa import NoqaReport, may_have_directives
-from vllm_lint.sources import MAX_ANALYSED_BYTES, FileResult, decode_python, read_file, too_large_to_analyse
+from vllm_lint.sources import FileResult, decode_python, not_analysable, read_file
 from vllm_lint.versions import Version
 
 
@@ -48,11 +48,8 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True, si
     result = FileResult(path, kind="python")
     if not needs_analysis(data, path):
         return result
-    if size_limit and len(data) > MAX_ANALYSED_BYTES:
-        result.error = too_large_to_analyse(path, len(data))
-        return result
-    if b"\0" in data:
-        result.error = FileError(path, "binary file (contains NUL bytes)")
+    result.error = not_analysable(path, data, size_limit)
+    if result.error is not None:
         return result
     try:
         source = decode_python(data)

@@ -27,6 +27,15 @@ def too_large_to_analyse(path: str, size: int) -> FileError:
     return FileError(path, f"file too large to analyse ({size} bytes; limit {MAX_ANALYSED_BYTES // 2**20} MiB)")
 
 
+def not_analysable(path: str, data: bytes, size_limit: bool = True) -> FileError | None:
+    """The one diagnostic for bytes no front end reads: too large to analyse, or binary."""
+    if size_limit and len(data) > MAX_ANALYSED_BYTES:
+        return too_large_to_analyse(path, len(data))
+    if b"\0" in data:
+        return FileError(path, "binary file (contains NUL bytes)")
+    return None
+
+
 @dataclass
 class FileResult:
     path: str

@@ -305,7 +305,7 @@ def _copy_word(word: Word) -> Word:
 
 def lint_command_file(path: str, data: bytes, kind: str, version_for):
     """Lint a shell script, Dockerfile or YAML file (``lint.lint_file`` calls this)."""
-    from vllm_lint.sources import MAX_ANALYSED_BYTES, FileResult, too_large_to_analyse
+    from vllm_lint.sources import FileResult, not_analysable
 
     result = FileResult(path, kind=kind)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
@@ -313,11 +313,8 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     framework_config, framework_launch = _framework_prefilter(data, kind, path)
     if not (framework_config or framework_launch or (kind != "toml" and may_have_findings(data, kind))):
         return result
-    if len(data) > MAX_ANALYSED_BYTES:
-        result.error = too_large_to_analyse(path, len(data))
-        return result
-    if b"\0" in data:
-        result.error = FileError(path, "binary file (contains NUL bytes)")
+    result.error = not_analysable(path, data)
+    if result.error is not None:
         return result
     try:
         text = data.decode("utf-8")
