@@ -112,9 +112,14 @@ def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
     for spec in pack.request:
         groups.setdefault(spec.get("group", ""), []).append(spec)
     for group, specs in groups.items():
-        # A named group (eval requests) exists only when its config is written,
-        # and only when the setting that sends them (``requires``) is certainly on.
-        if group and not any(tree.get(spec["key"]) is not None for spec in specs):
+        # A named group (eval requests) exists only when its config is written (or the
+        # key its requests come from, ``present``), and only when the setting that
+        # sends them (``requires``) is certainly on.
+        present = [spec["present"] for spec in specs if "present" in spec]
+        if present:
+            if not all(_written(tree, key) for key in present):
+                continue
+        elif group and not any(tree.get(spec["key"]) is not None for spec in specs):
             continue
         required = [spec["requires"] for spec in specs if "requires" in spec]
         if required and not all(_certainly_on(tree, key) for key in required):
@@ -211,11 +216,21 @@ def _request(specs: list[dict], tree: ConfigTree, built: Built, decided: dict) -
     request = RequestFacts(anchor=anchor, engine=built.engine)
     for spec in specs:
         entry = tree.get(spec["key"])
-        if entry is None:
-            # Unset and no default: the framework may fail or choose at run time.
+        if entry is None or _overridden_per_item(spec, tree):
+            # Unset and no default, or a per-source table may replace it: unknown.
             request.fields[spec["param"]] = UNKNOWN
             continue
         value = entry.value
+        if value in (None, "None") and "null_when" in spec:
+            replaced = _null_replacement(spec["null_when"], tree)
+            if replaced is UNKNOWN:
+                request.fields[spec["param"]] = UNKNOWN
+                continue
+            if replaced is not None:
+                value = replaced
+                entry = Entry(None, entry.key_span, entry.value_span, entry.path, entry.provenance, entry.written_as, becomes=value)
+            elif value == "None":
+                value = None  # a TOML config's spelling of None
         if value is None and "null" in spec:
             value = spec["null"]
             entry = Entry(None, entry.key_span, entry.value_span, entry.path, entry.provenance, entry.written_as, becomes=value)
@@ -226,3 +241,46 @@ def _request(specs: list[dict], tree: ConfigTree, built: Built, decided: dict) -
             request.written[spec["param"]] = origin
         decided[("request", spec["param"])] = (spec["key"], entry)
     return request
+
+
+def _written(tree: ConfigTree, key: str) -> bool:
+    start = key + "."
+    return any((k == key or k.startswith(start)) and e.provenance != "default" for k, e in tree.entries.items())
+
+
+def _overridden_per_item(spec: dict, tree: ConfigTree) -> bool:
+    """A list of per-source tables (``items``) that may set the key for its sources."""
+    items = spec.get("items")
+    if not items:
+        return False
+    if any(_written(tree, key) for key in items.get("unknown_if_written", ())):
+        return True
+    entry = tree.get(items["list"])
+    if entry is None:
+        return tree.has_below(items["list"])
+    if not isinstance(entry.value, list):
+        return True
+    for item in entry.value:
+        if not isinstance(item, dict):
+            return True
+        for dotted in items.get("keys", ()):
+            value = item
+            for part in dotted.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            if value is not None:
+                return True
+    return False
+
+
+def _null_replacement(rules: list[dict], tree: ConfigTree):
+    """What the framework puts in place of a null value (prime-rl's top_k bound when top_p truncates)."""
+    for rule in rules:
+        entry = tree.get(rule["key"])
+        if entry is None or entry.value is UNKNOWN:
+            return UNKNOWN
+        value = entry.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return UNKNOWN
+        if value < rule["below"]:
+            return rule["value"]
+    return None

@@ -29,7 +29,7 @@ def render(name: str) -> str:
     out = [f"# {name} pack", "", body.strip(), "", f"Read from: {pack['read_from']}.", "", "## Recognised", ""]
     if pack.get("detect"):
         formats = ", ".join(pack.get("formats", ["yaml"]))
-        out.append(f"Config files ({formats}) with one of the key paths " + ", ".join(f"`{d}`" for d in pack["detect"]) + ".")
+        out.append(f"Config files ({formats}) with one of the key paths " + ", ".join(" together with ".join(f"`{part}`" for part in d.split("+")) for d in pack["detect"]) + ".")
     if pack.get("own_configs"):
         out.append(
             "The framework's own config files, wherever its repository (or a fork) is linted: "
@@ -42,6 +42,12 @@ def render(name: str) -> str:
             "Launch commands running " + ", ".join(f"`python -m {m}`" for m in launchers["modules"])
             + ", with Hydra overrides (`key=value`, `+key=value`, `++key=value`, `~key`)."
         )
+    if launchers.get("commands"):
+        style = (
+            " (`@ file.toml` merged left to right, `--section @ file.toml`, dotted kebab-case `--key value`, `--flag`, `--no-flag`)"
+            if launchers.get("style") == "pydantic-config" else ""
+        )
+        out.append("Launch commands running " + ", ".join(f"`{c}` (or `uv run {c}`)" for c in launchers["commands"]) + f"{style}.")
     if launchers.get("scripts"):
         out.append("Launch commands running " + ", ".join(f"`{s}`" for s in launchers["scripts"]) + ", with their overrides.")
     out += ["", "## Engine arguments", "", "Applied in this order; a later entry wins, `null` values are dropped.", ""]
@@ -60,7 +66,18 @@ def render(name: str) -> str:
         args = ", ".join(f"`{k} = {_json(v)}`" for k, v in spec.get("args", {}).items())
         env = ", ".join(f"`{k}={v}`" for k, v in spec.get("env", {}).items())
         unless = " (unless written)" if spec.get("unless_set") else ""
-        out.append(f"- when `{spec['when']}` is on, the framework sets {args}{unless}" + (f" and the environment {env}" if env else ""))
+        when = f"when `{spec['when']}` is on, " if spec.get("when") else ""
+        sets = " and ".join(part for part in (args + unless if args else "", f"the environment {env}" if env else "") if part)
+        out.append(f"- {when}the framework sets {sets}")
+    for spec in pack.get("switches", []):
+        conditions = " or ".join(
+            f"`{c['key']}` < {c['below']}" if "below" in c else f"`{c['key']}` is set" for c in spec["when_any"]
+        )
+        where = f" (read in each `{spec['items']}` table over `{spec.get('inherit') or '(root)'}`)" if spec.get("items") else ""
+        requires = f", when `{spec['requires']}` is present" if spec.get("requires") else ""
+        unknown = spec.get("item_unknown_if", []) + spec.get("unknown_if_written", [])
+        unknown_text = f"; unknown when {', '.join(f'`{k}`' for k in unknown)} is written" if unknown else ""
+        out.append(f"- the entry point sets `{spec['key']} = {_json(spec.get('value', True))}` itself when {conditions}{where}{requires}{unknown_text}")
     for name_, transform in pack.get("transforms", {}).items():
         out.append(f"- `{name_}`: {transform.replace('-', ' ')}")
     out += ["", "## Request parameters", ""]
@@ -68,7 +85,15 @@ def render(name: str) -> str:
         out.append("None.")
     for entry in pack["request"]:
         null = f" (`null` becomes `{entry['null']}`)" if "null" in entry else ""
-        group = f" ({entry['group']} requests, when configured)" if entry.get("group") else ""
+        if entry.get("present"):
+            group = f" ({entry['group']} requests, when `{entry['present']}` is written)"
+        else:
+            group = f" ({entry['group']} requests, when configured)" if entry.get("group") else ""
+        for rule in entry.get("null_when", []):
+            null += f" (`null` becomes `{rule['value']}` when `{rule['key']}` < {rule['below']})"
+        items = entry.get("items")
+        if items:
+            group += f"; unknown when a `{items['list']}` table sets {', '.join(f'`{k}`' for k in items.get('keys', []))}"
         out.append(f"- `{entry['key']}` -> `{entry['param']}`{null}{group}")
     out += ["", "## Defaults", ""]
     if not pack["defaults"]:

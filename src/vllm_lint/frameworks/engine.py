@@ -34,7 +34,7 @@ class ConfigSyntaxError(Exception):
 
 def _read_tree(text: str, kind: str, source, file_path: str | None, mount: str = "") -> ConfigTree:
     if kind == "toml":
-        return toml_tree(text, source, file_path)
+        return toml_tree(text, source, file_path, mount)
     return yaml_tree(text, source, file_path, mount)
 
 
@@ -169,6 +169,10 @@ def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, 
 
     if backend_is_other(pack, tree):
         return []
+    if pack.switches:
+        from vllm_lint.frameworks.switches import apply_switches
+
+        apply_switches(pack, tree)
     anchor = anchor_default
     replay = None
     for spec in pack.engine:
@@ -215,7 +219,8 @@ def _launch_pack(words) -> tuple[Pack, int] | None:
                 return pack, index + 2
             if any(fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(text, "*/" + pattern) for pattern in pack.scripts):
                 return pack, index + 1
-            if text in pack.launchers.get("commands", []):
+            # A console script: the command itself, or run through ``uv run``.
+            if text in pack.launchers.get("commands", []) and (index == 0 or texts[max(0, index - 2):index] == ["uv", "run"]):
                 return pack, index + 1
     return None
 
@@ -232,6 +237,8 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     if found is None:
         return [], []
     pack, first = found
+    if pack.launchers.get("style") == "pydantic-config":
+        return _cli_launch(pack, words, first, source, path, version, span_of, fallback, version_source)
     options: dict[str, str | None] = {}
     rest = []
     skip = False
@@ -264,6 +271,42 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     locate = span_of or offsets_span
     apply_overrides(tree, rest, source, locate)
     resolve_interpolations(tree)
+    anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
+    anchor = anchor or fallback or Span(1, 0)
+    target, pinned_by = _target(pack, version, version_source, path)
+    findings = _check(pack, tree, source, target, anchor, launch=True)
+    reason = f"the command on line {anchor.line} runs its entry point" + (f"; target vLLM from {pinned_by}" if pinned_by else "")
+    return findings, [Applied(pack.name, reason, defaults_from)]
+
+
+def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_of, fallback, version_source: str):
+    """A launch whose options are dotted ``--key value`` pairs and ``@ file`` configs (prime-rl)."""
+    from vllm_lint.frameworks.overrides import apply_cli_options
+
+    def offsets_span(word, first_char: int, last_char: int):
+        sub = word.sub_offsets(first_char, last_char)
+        if sub is not None:
+            return source.span(*sub)
+        if word.located:
+            return source.span(word.start, word.end)
+        return None
+
+    locate = span_of or offsets_span
+    base_dir = os.path.dirname(os.path.abspath(path))
+
+    def read_file(name: str, mount: str):
+        for root in [base_dir, *Path(base_dir).parents][:4]:
+            file = os.path.join(root, name)
+            if os.path.isfile(file):
+                try:
+                    text = Path(file).read_text(encoding="utf-8")
+                    return toml_tree(text, Source(file, text), os.path.relpath(file), mount)
+                except (OSError, UnicodeDecodeError, ValueError):
+                    return None
+        return None
+
+    tree, defaults_from = default_tree(pack, path)
+    apply_cli_options(tree, words[first:], locate, read_file)
     anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
     anchor = anchor or fallback or Span(1, 0)
     target, pinned_by = _target(pack, version, version_source, path)

@@ -86,3 +86,102 @@ def _flatten(value: dict, prefix: str):
             yield from _flatten(item, path)
         else:
             yield path, item
+
+
+# ------------------------------------------------ pydantic-config command lines
+
+
+def apply_cli_options(tree: ConfigTree, words, span_of, read_file) -> None:
+    """prime-rl style (pydantic-config): ``@ file.toml`` merged left to right,
+    ``--section @ file.toml`` mounted at a section, ``--a.b-c value``, ``--flag``, ``--no-flag``.
+
+    ``read_file(name, mount)`` gives the tree of a named TOML file, or None when it
+    cannot be read (its keys are then unknown).
+    """
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word.open:
+            for entry in tree.entries.values():
+                entry.value = UNKNOWN
+            tree.open = True
+            index += 1
+            continue
+        text = word.text
+        if text == "@":
+            index += 1 + _merge_file(tree, words[index + 1] if index + 1 < len(words) else None, "", read_file)
+            continue
+        if text is None or not text.startswith("--") or len(text) == 2:
+            index += 1
+            continue
+        name, eq, inline = text[2:].partition("=")
+        negated = name.startswith("no-")
+        key = ".".join(part.replace("-", "_") for part in (name[3:] if negated else name).split("."))
+        following = words[index + 1] if index + 1 < len(words) else None
+        if not eq and following is not None and following.text == "@":
+            index += 2 + _merge_file(tree, words[index + 2] if index + 2 < len(words) else None, key, read_file)
+            continue
+        key_span = span_of(word, 0, len(text))
+        if negated and not eq:
+            tree.set(key, Entry(False, key_span=key_span, provenance="override", written_as=text))
+            index += 1
+            continue
+        if eq:
+            values, value_words = [(inline, word)], 1
+            index += 1
+        else:
+            values = []
+            cursor = index + 1
+            while cursor < len(words) and not _is_option(words[cursor]):
+                values.append((words[cursor].text, words[cursor]))
+                cursor += 1
+            index = cursor
+            value_words = len(values)
+        if not values:
+            tree.set(key, Entry(True, key_span=key_span, provenance="override", written_as=text))
+            continue
+        if any(value is None or value_word.open for value, value_word in values):
+            tree.set(key, Entry(UNKNOWN, key_span=key_span, provenance="override", written_as=text))
+            continue
+        if value_words == 1:
+            value_text, value_word = values[0]
+            value = _cli_value(value_text)
+            if eq:
+                value_span = span_of(word, len(text) - len(inline), len(text)) if inline else None
+            else:
+                value_span = span_of(value_word, 0, len(value_text))
+        else:
+            value, value_span = [_cli_value(v) for v, _ in values], None
+        if isinstance(value, dict) and value:
+            # A dict on the command line deep-merges into the file's table.
+            for sub, item in _flatten(value, key):
+                tree.set(sub, Entry(item, key_span=key_span, provenance="override", written_as=text))
+            continue
+        tree.set(key, Entry(value, key_span=key_span, value_span=value_span, provenance="override", written_as=text))
+
+
+def _is_option(word) -> bool:
+    return word.open or (word.text is not None and (word.text == "@" or (word.text.startswith("--") and len(word.text) > 2)))
+
+
+def _merge_file(tree: ConfigTree, word, mount: str, read_file) -> int:
+    """Merge the file a ``@`` names; returns the words consumed after the ``@``."""
+    if word is None:
+        return 0
+    other = read_file(word.text, mount) if word.known else None
+    if other is None:
+        for entry in tree.entries.values():
+            entry.value = UNKNOWN
+        tree.open = True
+        return 1
+    tree.merge(other)
+    return 1
+
+
+def _cli_value(text: str):
+    import json
+
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {"True": True, "False": False, "None": None}.get(text, text)

@@ -13,8 +13,16 @@ A pack says how a framework maps its configuration to vLLM:
 * ``backend``: the key that chooses the inference engine, and its vLLM values;
 * ``sets``: engine arguments and environment the framework sets itself
   (``when`` names an engine argument that must be certainly on);
-* ``vllm_pins``: the vLLM release the framework pins, per framework release: the
-  target version of a project that pins the framework but not vLLM.
+* ``switches``: settings the framework's entry point turns on by itself, from
+  other keys (``{"key": path, "value": v, "when_any": [condition, ...]}``, with
+  ``requires`` (a table that must be present) and ``items`` (a list of tables,
+  each read over ``inherit``, whose items decide instead of the group)); a
+  condition is ``{"key": path, "below": n}`` or ``{"key": path, "set": true}``;
+* ``vllm_pins``: the vLLM the framework requires, per framework release (the
+  release's own line, ``"0.6"`` for 0.6.x): a version (``"0.25"``), a PEP 440
+  specifier (``">=0.8.5,<=0.12"``), or ``{extra: either}`` when the framework's
+  extras differ.  It is the target version of a project that pins the framework
+  but not vLLM, when every vLLM it admits behaves the same for the rules.
 """
 
 from __future__ import annotations
@@ -47,15 +55,16 @@ class Pack:
     globs: list[str] = field(default_factory=list)
     # The vLLM release the framework pins, per framework release (first release -> vLLM).
     vllm_pins: dict = field(default_factory=dict)
+    # Settings the framework's entry point turns on by itself (prime-rl's ``rl``).
+    switches: list[dict] = field(default_factory=list)
     declared_in: str | None = None  # the pyproject.toml of a user-declared pack
     formats: tuple = ("yaml",)
 
     def detects(self, paths) -> str | None:
-        """The first detect key path present in a config's key paths."""
+        """The first detect key path present in a config's key paths (``a+b``: both)."""
         for wanted in self.detect:
-            for path in paths:
-                if path == wanted or path.startswith(wanted + "."):
-                    return wanted
+            if all(any(path == part or path.startswith(part + ".") for path in paths) for part in wanted.split("+")):
+                return wanted
         return None
 
     def matches_glob(self, relative: str) -> bool:
@@ -73,7 +82,7 @@ class Pack:
 _FIELDS = {
     "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
     "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
-    "sets", "globs", "vllm_pins", "formats",
+    "sets", "globs", "vllm_pins", "formats", "switches",
 }
 
 
@@ -87,6 +96,12 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
     for entry in data.get("request", []):
         if not isinstance(entry, dict) or not {"key", "param"} <= set(entry):
             raise PackError(f"request entries need key and param: {entry!r}")
+    for entry in data.get("switches", []):
+        if not isinstance(entry, dict) or not {"key", "when_any"} <= set(entry):
+            raise PackError(f"switches need key and when_any: {entry!r}")
+        for condition in entry["when_any"]:
+            if not isinstance(condition, dict) or "key" not in condition or not ({"below", "set"} & set(condition)):
+                raise PackError(f"a switch condition needs key and below or set: {condition!r}")
     values = dict(data)
     if "formats" in values:
         values["formats"] = tuple(values["formats"])

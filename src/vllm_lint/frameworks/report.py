@@ -31,6 +31,8 @@ def describe(pack: Pack, key: str, entry: Entry) -> str:
     value = _show(entry.value)
     if entry.becomes is not None:
         value += f", which {pack.name} sends as {_show(entry.becomes)}"
+    if entry.why:
+        return f"{key} = {value} ({entry.why})"
     if entry.provenance == "default":
         return f"{key} = {value} ({pack.name} default)"
     if entry.provenance == "framework":

@@ -25,6 +25,7 @@ class Entry:
     provenance: str = "set"  # "set" (a config key), "override" (launch command), "default"
     written_as: str = ""  # the spelling the user wrote (an override's key)
     becomes: object = None  # what the framework makes of the value (null -> -1), when it transforms it
+    why: str = ""  # how the framework came to set it (an entry point's own switch)
 
 
 @dataclass
@@ -145,7 +146,7 @@ def _toml_key(text: str) -> list[str]:
     return [part.strip().strip("\"'") for part in re.findall(r"\"[^\"]*\"|'[^']*'|[^.]+", text)]
 
 
-def toml_tree(text: str, source, file_path: str | None = None) -> ConfigTree:
+def toml_tree(text: str, source, file_path: str | None = None, mount: str = "") -> ConfigTree:
     """Raises ValueError (tomllib.TOMLDecodeError) on a broken file."""
     import sys
 
@@ -159,13 +160,17 @@ def toml_tree(text: str, source, file_path: str | None = None) -> ConfigTree:
     for number, line in enumerate(text.splitlines(), start=1):
         header = _TABLE.match(line)
         if header:
-            # Arrays of tables hold several values per key: not positioned.
+            # Arrays of tables hold several values per key: only the first header is positioned.
             table = None if header.group(1) == "[[" else _toml_key(header.group(2))
+            if table is None:
+                name = ".".join(([mount] if mount else []) + _toml_key(header.group(2)))
+                start = len(line) - len(line.lstrip())
+                positions.setdefault(name, (Span(number, start, number, len(line.rstrip())), None))
             continue
         match = _KEY.match(line)
         if match is None or table is None:
             continue
-        path = ".".join(table + _toml_key(match.group(1)))
+        path = ".".join(([mount] if mount else []) + table + _toml_key(match.group(1)))
         key_start = len(line) - len(line.lstrip())
         value_text = line[match.end():].split(" #", 1)[0].rstrip()
         positions[path] = (
@@ -184,7 +189,7 @@ def toml_tree(text: str, source, file_path: str | None = None) -> ConfigTree:
             value_span = None  # inline tables and arrays are not replaced as a whole
         tree.entries[prefix] = Entry(_from_toml(value), key_span=key_span, value_span=value_span, path=file_path)
 
-    walk(data, "")
+    walk(data, mount)
     return tree
 
 

@@ -1,45 +1,99 @@
-"""prime-rl: the ``rl`` entry point's TOML config, its replay switch and what it sets itself.
+"""prime-rl: the ``rl`` entry point's TOML config, the replay switch it turns on itself, and what it sets.
 
-Read from PrimeIntellect-ai/prime-rl's newest sources (the ``rl`` config's
-``auto_setup_sampling_mask_capture``, ``configs/inference.py`` and the
-inference server's ``setup_vllm_env``); snapshots before August 2026 have no
-replay.  ``[inference] enable_return_sampling_mask = true`` (which ``rl`` also
-turns on by itself for truncated train sampling) starts vLLM with
-``return_sampling_mask``, ``logprobs_mode = "processed_logprobs"`` unless
-``[inference.vllm]`` sets another, and ``VLLM_USE_V2_MODEL_RUNNER=1``.
-``[inference.vllm]`` keys are vLLM's own arguments.  ``[orchestrator.eval.sampling]``
-reaches every eval request to the same server: prime-rl only warns that greedy
-or unbounded eval requests are rejected while capture is on.  (The
-automatic switch is not modelled: when only truncated sampling turns replay on,
-nothing is reported.)
+Read from PrimeIntellect-ai/prime-rl's newest sources (``configs/rl.py``'s
+``auto_setup_sampling_mask_capture``, ``configs/orchestrator.py``'s
+``setup_truncated_sampling`` and ``resolve_env_config``, ``configs/inference.py``'s
+``to_namespace``); the 0.8.0 snapshot (559b447, 2026-08-21) has no replay.
+
+- ``[inference] enable_return_sampling_mask = true`` starts vLLM with
+  ``return_sampling_mask``; the ``rl`` entry point also turns it on by itself
+  when a live-policy train source samples with truncation (``top_p < 1`` or a
+  ``top_k``, in ``[orchestrator.train.sampling]`` or a source's own table),
+  whatever the config says; only with an ``[inference]`` table (a managed
+  server).  prime-rl then bounds such sources' ``top_k`` (512 when only
+  ``top_p`` truncates) and rejects a truncating ``temperature = 0`` itself.
+- It sets ``logprobs_mode = "processed_logprobs"`` unless ``[inference.vllm]``
+  sets another, and ``VLLM_USE_V2_MODEL_RUNNER=1`` while replay is on.
+- ``[inference.vllm]`` keys are vLLM's own arguments, passed verbatim.
+- Train requests of a source that does not truncate carry ``top_k = -1``
+  (prime-rl's sentinel): with replay switched on by hand, vLLM rejects every one.
+- ``[orchestrator.eval.sampling]`` reaches every eval request to the same
+  server; prime-rl only warns that greedy or unbounded eval requests are
+  rejected while capture is on.  A ``[[orchestrator.eval.source]]`` or
+  ``[[orchestrator.train.source]]`` table that sets its own sampling (or its own
+  algorithm) makes those values unknown.
+- Launches: ``uv run rl @ rl.toml --inference.vllm.logprobs-mode raw_logprobs``
+  (``@`` files merged left to right, ``--section @ file`` mounted at a section,
+  dotted kebab-case options, ``--flag`` / ``--no-flag``).
+- vLLM: prime-rl requires ``vllm>=0.26.0`` (0.8.0), a lower bound only, so it
+  gives no target version.
 """
 
 PACK = {
     "name": "prime-rl",
-    "read_from": "PrimeIntellect-ai/prime-rl (newest: configs/inference.py, configs/rl.py, inference/server.py)",
+    "read_from": "PrimeIntellect-ai/prime-rl (newest: configs/rl.py, configs/orchestrator.py, configs/inference.py)",
     "markers": ["[inference", "enable_return_sampling_mask"],
-    "detect": ["inference.enable_return_sampling_mask", "inference.vllm"],
+    # An ``rl`` config: its inference server's settings, or a managed server next to the orchestrator.
+    "detect": ["inference.enable_return_sampling_mask", "inference.vllm", "orchestrator+inference"],
     "formats": ["toml"],
     "own_configs": {},
     "implicit_base": True,
     "distribution": "prime-rl",
-    "launchers": {"modules": [], "scripts": [], "commands": []},
+    "vllm_pins": {"0.8": ">=0.26.0"},
+    "launchers": {"modules": [], "scripts": [], "commands": ["rl"], "style": "pydantic-config"},
+    "switches": [
+        {
+            # configs/rl.py auto_setup_sampling_mask_capture
+            "key": "inference.enable_return_sampling_mask",
+            "value": True,
+            "requires": "inference",
+            "items": "orchestrator.train.source",
+            "inherit": "orchestrator.train",
+            # A source with its own algorithm may sample from a frozen model, not the live policy.
+            "item_unknown_if": ["algo"],
+            "unknown_if_written": ["orchestrator.train.algo", "orchestrator.algo"],
+            "when_any": [
+                {"key": "sampling.top_p", "below": 1.0},
+                {"key": "sampling.top_k", "set": True},
+            ],
+        },
+    ],
     "engine": [
         {"key": "inference.enable_return_sampling_mask", "arg": "return_sampling_mask"},
         {"prefix": "inference.vllm"},
     ],
     "engine_unknown": ["model", "hf_overrides"],
     "sets": [
-        {
-            "when": "return_sampling_mask",
-            "args": {"logprobs_mode": "processed_logprobs"},
-            "unless_set": True,
-            "env": {"VLLM_USE_V2_MODEL_RUNNER": "1"},
-        },
+        {"args": {"logprobs_mode": "processed_logprobs"}, "unless_set": True},
+        {"when": "return_sampling_mask", "env": {"VLLM_USE_V2_MODEL_RUNNER": "1"}},
     ],
     "request": [
-        {"key": "orchestrator.eval.sampling.temperature", "param": "temperature", "group": "eval"},
-        {"key": "orchestrator.eval.sampling.top_k", "param": "top_k", "group": "eval"},
+        # Train requests of each live-policy source (resolve_env_config, to_sampling_args).
+        {
+            "key": "orchestrator.train.sampling.top_k", "param": "top_k", "group": "train",
+            "present": "orchestrator.train.source", "null": -1,
+            "null_when": [{"key": "orchestrator.train.sampling.top_p", "below": 1.0, "value": 512}],
+            "items": {"list": "orchestrator.train.source", "keys": ["sampling.top_k", "sampling.top_p", "algo"],
+                      "unknown_if_written": ["orchestrator.train.algo", "orchestrator.algo"]},
+        },
+        {
+            "key": "orchestrator.train.sampling.temperature", "param": "temperature", "group": "train",
+            "present": "orchestrator.train.source",
+            "items": {"list": "orchestrator.train.source", "keys": ["sampling.temperature", "algo"],
+                      "unknown_if_written": ["orchestrator.train.algo", "orchestrator.algo"]},
+        },
+        {
+            "key": "orchestrator.eval.sampling.temperature", "param": "temperature", "group": "eval",
+            "items": {"list": "orchestrator.eval.source", "keys": ["sampling.temperature"]},
+        },
+        {
+            "key": "orchestrator.eval.sampling.top_k", "param": "top_k", "group": "eval",
+            "items": {"list": "orchestrator.eval.source", "keys": ["sampling.top_k"]},
+        },
     ],
-    "defaults": {},
+    "defaults": {
+        "orchestrator.train.sampling.temperature": 1.0,
+        "orchestrator.train.sampling.top_p": 1.0,
+        "orchestrator.train.sampling.top_k": None,
+    },
 }
