@@ -287,7 +287,7 @@ def test_each_pack_page_is_rendered_from_the_pack(name):
 
 def test_a_project_pinning_the_framework_and_not_vllm_gets_the_frameworks_vllm(tmp_path):
     (tmp_path / ".git").mkdir()
-    write(tmp_path / "requirements.txt", "nemo-rl==0.6.0\n")
+    write(tmp_path / "requirements.txt", "nemo-rl[vllm]==0.6.0\n")
     config = write(
         tmp_path / "grpo.yaml",
         """\
@@ -324,3 +324,112 @@ def test_verl_validation_before_training_samples_greedily(tmp_path):
     assert "actor_rollout_ref.rollout.val_kwargs.temperature = 0 (verl default)" in result.findings[0].message
     unvalidated = write(tmp_path / "exp2.yaml", config.read_text() + "trainer:\n  val_before_train: false\n")
     assert codes(lint(unvalidated)) == []
+
+
+NEWEST = "the newest vLLM release the rules know"
+
+
+def lint_newest(path: Path):
+    return lint_file(str(path), lambda _path: (V033, NEWEST))
+
+
+@pytest.mark.parametrize(
+    ("requirement", "spec", "target"),
+    [
+        ("==0.25.1", "==0.25.1", "0.25.1"),
+        ("0.25", "0.25", "0.25.0"),
+        (">=0.8.5,<=0.12.0", None, "0.12.0"),  # every admitted release predates the first the rules know
+        ("==0.26.0", None, "0.26.0"),
+        (">=0.26.0", None, None),  # no upper bound
+        (">=0.27,<0.30", None, None),  # admits releases the rules tell apart
+        ("==0.33.*", None, "0.33.0"),
+    ],
+)
+def test_a_framework_requirement_gives_a_target_only_when_its_releases_agree(requirement, spec, target):
+    from vllm_lint.frameworks.defaults import single_profile
+
+    assert single_profile(requirement) == target
+
+
+@pytest.mark.parametrize(
+    ("requirements", "expected"),
+    [
+        ("verl[vllm]==0.8.0\n", [(3, "VLM301")]),  # verl 0.8 requires vLLM <= 0.12: no replay there
+        ("verl==0.8.0\n", [(3, "VLM201"), (3, "VLM202")]),  # vLLM not from verl's extra
+        ("verl[vllm]==0.8.0\nvllm==0.33.1\n", [(3, "VLM201"), (3, "VLM202")]),  # the project's pin wins
+        ("verl[vllm]==0.7.2\n", [(3, "VLM201"), (3, "VLM202")]),  # no recorded pin; logprobs_mode unknown
+    ],
+)
+def test_the_frameworks_vllm_applies_to_its_shell_launches(tmp_path, requirements, expected):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "requirements.txt", requirements)
+    script = write(
+        tmp_path / "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            actor_rollout_ref.rollout.name=vllm \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true
+        """,
+    )
+    from vllm_lint.config import VersionResolver
+
+    resolver = VersionResolver(None, "")
+    result = lint_file(str(script), resolver.for_path)
+    assert codes(result) == expected
+
+
+def test_the_frameworks_vllm_applies_to_job_specs_and_python_argv_launches(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "pyproject.toml", '[project]\nname = "rl-exp"\ndependencies = ["skyrl[fsdp]==0.3.0", "verl[vllm]==0.8.1"]\n')
+    job = write(
+        tmp_path / "job.yaml",
+        """\
+        apiVersion: batch/v1
+        kind: Job
+        spec:
+          template:
+            spec:
+              containers:
+                - name: trainer
+                  image: novasky/skyrl:0.3.0
+                  command: ["python", "-m", "skyrl.train.entrypoints.main_base"]
+                  args:
+                    - +generator.inference_engine.engine_init_kwargs.logprobs_mode=processed_logprobs
+                    - +generator.inference_engine.engine_init_kwargs.return_sampling_mask=true
+                    - generator.sampling_params.top_k=20
+        """,
+    )
+    driver = write(
+        tmp_path / "driver.py",
+        """\
+        import subprocess
+
+        subprocess.run(
+            [
+                "python3", "-m", "verl.trainer.main_ppo",
+                "+actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true",
+            ],
+            check=True,
+        )
+        """,
+    )
+    from vllm_lint.config import VersionResolver
+
+    resolver = VersionResolver(None, "")
+    assert codes(lint_file(str(job), resolver.for_path)) == [(12, "VLM301")]  # SkyRL 0.3 pins vLLM 0.26
+    assert codes(lint_file(str(driver), resolver.for_path)) == [(6, "VLM301")]  # verl 0.8 requires vLLM <= 0.12
+    # Without the framework's pin the same launches are checked against the newest release.
+    assert codes(lint(job)) == []
+    assert [code for _, code in codes(lint(driver))] == ["VLM201", "VLM202"]
+
+
+def test_a_framework_extra_without_a_fixed_vllm_gives_no_target(tmp_path):
+    from vllm_lint.frameworks.defaults import framework_vllm
+    from vllm_lint.frameworks.packs import load_pack
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "requirements.txt", "openrlhf[vllm_latest]==0.11.0\n")
+    assert framework_vllm(load_pack("openrlhf"), str(tmp_path / "run.sh")) == (None, "")
+    write(tmp_path / "requirements.txt", "openrlhf[vllm]==0.11.0\n")
+    target, why = framework_vllm(load_pack("openrlhf"), str(tmp_path / "run.sh"))
+    assert target == "0.27.1" and "openrlhf 0.11.0" in why

@@ -28,12 +28,12 @@ def parse_python(source: str, path: str) -> ast.Module:
     return ast.parse(source, filename=path)
 
 
-def analyze_python_source(source: str, path: str, version: Version) -> list[Finding]:
+def analyze_python_source(source: str, path: str, version: Version, version_source: str = "") -> list[Finding]:
     """Findings of a decoded Python source, before ``# noqa`` and selection."""
     from vllm_lint.python import analyze_tree
 
     tree = parse_python(source, path)
-    return analyze_tree(tree, version, path)
+    return analyze_tree(tree, version, path, version_source)
 
 
 def syntax_error_reason(error: SyntaxError) -> str:
@@ -58,9 +58,9 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True, si
         return result
     result.source = source
     result.newline = "\r\n" if "\r\n" in source[:10000] else "\n"
-    version, _ = version_for(path)
+    version, version_source = version_for(path)
     try:
-        findings = analyze_python_source(source, path, version)
+        findings = analyze_python_source(source, path, version, version_source)
     except SyntaxError as error:
         result.error = FileError(path, syntax_error_reason(error), error.lineno or 1, max((error.offset or 1) - 1, 0))
         return result

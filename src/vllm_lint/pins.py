@@ -54,12 +54,12 @@ def pins_in(directory: Path) -> list[Pin]:
     return pins
 
 
-def _file_requirements(path: Path) -> list[str]:
+def _file_requirements(path: Path, needle: str = "vllm") -> list[str]:
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return []
-    if "vllm" not in text.lower():
+    if needle not in text.lower():
         return []
     lines = []
     for line in text.splitlines():
@@ -69,13 +69,20 @@ def _file_requirements(path: Path) -> list[str]:
     return lines
 
 
-def _pyproject_requirements(path: Path) -> list[str]:
+def requirements_of(path: Path, needle: str) -> list[str]:
+    """The requirement strings of a pyproject.toml or requirements file that mention ``needle``."""
+    if path.name == "pyproject.toml":
+        return [r for r in _pyproject_requirements(path, needle) if needle in r.lower()]
+    return [r for r in _file_requirements(path, needle) if needle in r.lower()]
+
+
+def _pyproject_requirements(path: Path, needle: str = "vllm") -> list[str]:
     """Requirement strings of a pyproject.toml; a file that cannot be read, or whose
     tables have another shape, gives none (it is not the linter's to judge)."""
     from vllm_lint.config import load_toml
 
     try:
-        if b"vllm" not in path.read_bytes().lower():
+        if needle.encode() not in path.read_bytes().lower():
             return []
         data = load_toml(path)
     except (OSError, ValueError):

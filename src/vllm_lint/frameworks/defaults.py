@@ -116,13 +116,15 @@ def _installed(pack: Pack, relative: str) -> str | None:
     return str(file) if file.is_file() else None
 
 
-_PIN = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:\[[^\]]*\])?\s*(?:==|~=|===)\s*v?(\d+(?:\.\d+)*)")
-
-
 def pinned_release(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None, str]:
     """The framework release the project pins (``verl==0.5.0`` in pyproject or requirements)."""
+    release, _extras, why = _pinned(pack, linted_path)
+    return release, why
+
+
+def _pinned(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None, frozenset, str]:
     if not pack.distribution or not linted_path:
-        return None, ""
+        return None, frozenset(), ""
     directory = Path(linted_path).resolve().parent
     for candidate in [directory, *directory.parents]:
         for name in ("pyproject.toml", "requirements.txt"):
@@ -130,41 +132,87 @@ def pinned_release(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...]
             if file.is_file():
                 found = _pin_in(file, pack.distribution)
                 if found is not None:
-                    return found, f"pinned in {file}"
+                    return found[0], found[1], f"pinned in {file}"
         if (candidate / ".git").exists():
             break
-    return None, ""
+    return None, frozenset(), ""
 
 
 def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _pin_in(file: Path, distribution: str) -> tuple[int, ...] | None:
-    try:
-        text = file.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.splitlines():
-        line = line.strip().strip("\"',")
-        match = _PIN.match(line)
-        if match and _normal(match.group(1)) == _normal(distribution):
-            return _release(match.group(2))
+def _pin_in(file: Path, distribution: str) -> tuple[tuple[int, ...], frozenset] | None:
+    """The release of ``distribution`` a requirements file or pyproject.toml fixes, and the extras it names."""
+    from packaging.requirements import InvalidRequirement, Requirement
+
+    from vllm_lint.pins import requirements_of
+
+    wanted = _normal(distribution)
+    for text in requirements_of(file, wanted.split("-")[0]):
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement:
+            continue
+        if _normal(requirement.name) != wanted:
+            continue
+        for spec in requirement.specifier:
+            if spec.operator in ("==", "===", "~=") and re.fullmatch(r"v?\d+(\.\d+)*(\.\*)?", spec.version):
+                return _release(spec.version.lstrip("v").removesuffix(".*")), frozenset(_normal(e) for e in requirement.extras)
     return None
 
 
 def framework_vllm(pack: Pack, linted_path: str | None) -> tuple[str | None, str]:
-    """The vLLM release the framework pins, for the framework release the project pins."""
+    """The vLLM the framework requires, for the framework release (and extras) the project pins.
+
+    A pin is recorded per framework release line (``"0.6"`` covers 0.6.x); it is a
+    version, a specifier, or ``{extra: either}``.  A specifier gives a target only
+    when every vLLM it admits shares one rule profile (``>=0.8.5,<=0.12`` admits
+    only releases older than the first the rules know, all without replay).
+    """
     if not pack.vllm_pins:
         return None, ""
-    release, why = pinned_release(pack, linted_path)
+    release, extras, why = _pinned(pack, linted_path)
     if release is None:
         return None, ""
-    chosen = None
-    for first, vllm in sorted(pack.vllm_pins.items(), key=lambda item: _release(item[0])):
-        if release >= _release(first):
-            chosen = vllm
-    if chosen is None:
+    requirement = None
+    for line, pin in pack.vllm_pins.items():
+        if release[: len(_release(line))] == _release(line):
+            requirement = pin
+    if isinstance(requirement, dict):
+        chosen = [spec for extra, spec in requirement.items() if _normal(extra) in extras]
+        requirement = chosen[0] if len(chosen) == 1 else None
+    if requirement is None:
+        return None, ""
+    target = single_profile(requirement)
+    if target is None:
         return None, ""
     shown = ".".join(str(part) for part in release)
-    return chosen, f"{pack.name} {shown} ({why}) pins vLLM {chosen}"
+    return target, f"{pack.name} {shown} ({why}) requires vLLM {requirement}"
+
+
+def single_profile(requirement: str) -> str | None:
+    """The vLLM version to check against when every release a requirement admits has the same rule profile."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
+    from vllm_lint.versions import Version
+
+    text = requirement.strip()
+    if text[:1].isdigit():
+        text = "==" + text + ("" if text.count(".") >= 2 else ".*")
+    try:
+        specifier = SpecifierSet(text)
+    except InvalidSpecifier:
+        return None
+    admitted: list[tuple[int, int, int]] = []
+    for major in (0, 1):
+        for minor in range(0, 60):
+            patch = next((p for p in range(0, 30) if specifier.contains(f"{major}.{minor}.{p}", prereleases=True)), None)
+            if patch is not None:
+                admitted.append((major, minor, patch))
+    if not admitted or admitted[-1][:2] >= (0, 59):
+        return None  # nothing admitted, or no upper bound
+    profiles = {Version(*version).release for version in admitted}
+    if len(profiles) != 1:
+        return None
+    return "%d.%d.%d" % admitted[-1]

@@ -105,8 +105,19 @@ def render(name: str) -> str:
         else:
             out.append(f"- `{key}`: `{_json(value)}`")
     if pack.get("vllm_pins"):
-        pins = "; ".join(f"{name} {release}+ pins vLLM {vllm}" for release, vllm in pack["vllm_pins"].items())
-        out += ["", f"Pinned vLLM: {pins}. It is the target version of a project that pins the framework and names no vLLM version of its own."]
+        from vllm_lint.frameworks.defaults import single_profile
+
+        lines = []
+        for release, pin in pack["vllm_pins"].items():
+            for extra, spec in (pin.items() if isinstance(pin, dict) else [(None, pin)]):
+                target = single_profile(spec)
+                via = f"`{name}[{extra}]`" if extra else f"`{name}`"
+                effect = f"target vLLM {target}" if target else "no target (the vLLM releases it admits differ for the rules)"
+                lines.append(f"- {via} {release}.x requires `vllm{spec if not spec[:1].isdigit() else '==' + spec}`: {effect}")
+        out += [
+            "", "## Pinned vLLM", "",
+            "When the project pins the framework (with that extra) and names no vLLM version of its own:", "", *lines,
+        ]
     if pack.get("backend"):
         backend = pack["backend"]
         values = ", ".join(f"`{v}`" for v in backend["values"])

@@ -66,7 +66,7 @@ class VllmLintPlugin:
 
             source = cls.settings.target_version_source if cls.settings is not None else "--vllm-target-version"
             cls._resolver = VersionResolver(cls.target_version, source)
-        return cls._resolver.for_path(filename)[0]
+        return cls._resolver.for_path(filename)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         from vllm_lint.python import may_have_findings, needs_analysis
@@ -86,7 +86,8 @@ class VllmLintPlugin:
         from vllm_lint.python import analyze_tree
 
         try:
-            findings = analyze_tree(self.tree, self._version_for(self.filename), self.filename)
+            version, version_source = self._version_for(self.filename)
+            findings = analyze_tree(self.tree, version, self.filename, version_source)
         except (RecursionError, MemoryError):
             return
         if settings is not None:

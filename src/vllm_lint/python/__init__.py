@@ -120,7 +120,9 @@ def may_have_findings(source: str | bytes) -> bool:
     return False
 
 
-def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) -> list[Finding]:
+def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, version_source: str = "") -> list[Finding]:
+    """``version_source`` says where ``version`` came from: an RL framework launch in an
+    argv list uses the vLLM its framework pins when the project names none."""
     from vllm_lint.python.analyzer import analyze_module
 
     real_path = path if path and path not in ("-", "stdin") else None
@@ -131,7 +133,7 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) ->
         with project.analysing(real_path):
             analysis = analyze_module(tree, real_path, project)
     findings = check_facts(_not_reported_elsewhere(analysis, version, real_path), analysis.requests, version)
-    findings += _framework_findings(analysis, version, real_path)
+    findings += _framework_findings(analysis, version, real_path, version_source)
     for finding in findings:
         origin = finding.origin
         # A dict of another file may have readers there too: the fixer counts them all.
@@ -143,7 +145,7 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None) ->
     return findings
 
 
-def _framework_findings(analysis, version: Version, path: str | None) -> list[Finding]:
+def _framework_findings(analysis, version: Version, path: str | None, version_source: str = "") -> list[Finding]:
     """Findings of RL framework launches in argv lists, located at the list's elements."""
     if not analysis.framework_launches:
         return []
@@ -151,7 +153,9 @@ def _framework_findings(analysis, version: Version, path: str | None) -> list[Fi
 
     found: list[Finding] = []
     for words, call_span in analysis.framework_launches:
-        findings, _applied = lint_launch(words, None, path or "-", version, lambda word, first, last: word.extra.get("span"), call_span)
+        findings, _applied = lint_launch(
+            words, None, path or "-", version, lambda word, first, last: word.extra.get("span"), call_span, version_source
+        )
         found.extend(findings)
     return found
 

@@ -7,9 +7,9 @@ Read from NVIDIA-NeMo/RL 0.6.0 (HEAD 7ea279a, 2026-08-22):
 into ``LLM(**llm_kwargs)``; ``vllm_cfg.logprobs_mode`` is set after it when not
 null, so it wins; ``top_k: null`` becomes ``-1`` in every ``SamplingParams``;
 a ``speculative_config`` with ``num_speculative_tokens: 0`` becomes ``None``.
-NeMo-RL 0.6 pins vLLM 0.25.1, which has no replay: NeMo-RL's repository, and a
-project that pins ``nemo-rl==0.6.*`` and not vLLM, report ``return_sampling_mask``
-as unavailable.
+NeMo-RL 0.6 pins vLLM 0.25.1 (its ``vllm`` extra), which has no replay:
+NeMo-RL's repository, and a project that pins ``nemo-rl[vllm]==0.6.*`` and not
+vLLM, report ``return_sampling_mask`` as unavailable.
 """
 
 PACK = {
@@ -22,7 +22,7 @@ PACK = {
     # lacks are absent, since the worker reads them with ``.get``.
     "implicit_base": False,
     "distribution": "nemo-rl",
-    "vllm_pins": {"0.6": "0.25"},
+    "vllm_pins": {"0.6": {"vllm": "==0.25.1"}},
     "launchers": {
         "modules": [],
         "scripts": ["examples/run_grpo*.py", "examples/run_distillation*.py", "examples/run_ppo*.py"],

@@ -9,7 +9,8 @@ is given.  No option reaches ``return_sampling_mask`` and there is no
 pass-through of engine arguments, so replay cannot be switched on from its
 command line: the pack recognises the launch and reports nothing.  (Before
 the dotted option names, releases up to 0.9 spelled them ``--vllm_*``; they
-forwarded no replay setting either.)
+forwarded no replay setting either.)  OpenRLHF 0.11's ``vllm`` extra pins
+``vllm==0.27.1``; its ``vllm_latest`` extra only bounds it below (no target).
 """
 
 PACK = {
@@ -20,6 +21,7 @@ PACK = {
     "own_configs": {},
     "implicit_base": True,
     "distribution": "openrlhf",
+    "vllm_pins": {"0.11": {"vllm": "==0.27.1", "vllm_latest": ">=0.27.1"}},
     "launchers": {"modules": ["openrlhf.cli.train_ppo_ray"], "scripts": [], "argparse": True},
     "engine": [],
     "request": [],

@@ -6,7 +6,9 @@ Read from alibaba/ROLL (HEAD 8eb27cc, 2026-08-19):
 ``sleep_level`` (not engine arguments) and passes the rest as ``**kwargs`` to
 ``AsyncEngineArgs``; ``actor_infer.generating_args`` becomes every request's
 ``SamplingParams`` (defaults from ``roll/configs/generating_args.py``:
-``top_k=50``, ``temperature=0.95``).  ROLL never sets ``logprobs_mode``.
+``top_k=50``, ``temperature=0.95``).  ROLL never sets ``logprobs_mode``.  ROLL pins vLLM per torch build in
+``requirements_torch*_vllm.txt`` (0.8.4, 0.10.2, and an unpinned nightly for
+torch 2.10), not in its package's metadata, so it gives no target version.
 """
 
 PACK = {

@@ -7,7 +7,8 @@ Read from NovaSky-AI/SkyRL (HEAD a956457, 2026-08-21):
 ``top_k=-1``, ``temperature=1.0``) and
 ``skyrl/backends/skyrl_train/inference_servers/utils.py``.  ``apply_mtp_config``
 may add an MTP speculative config for MTP checkpoints, so an unwritten
-``speculative_config`` is unknown.  SkyRL never sets ``logprobs_mode``.
+``speculative_config`` is unknown.  SkyRL never sets ``logprobs_mode``.  SkyRL 0.3's ``fsdp`` and ``megatron`` extras
+pin ``vllm==0.26.0`` (``pyproject.toml``), which has no replay.
 """
 
 PACK = {
@@ -18,6 +19,7 @@ PACK = {
     "own_configs": {},
     "implicit_base": True,
     "distribution": "skyrl",
+    "vllm_pins": {"0.3": {"fsdp": "==0.26.0", "megatron": "==0.26.0"}},
     "launchers": {
         "modules": ["skyrl.train.entrypoints.main_base", "skyrl_train.entrypoints.main_base"],
         "scripts": [],

@@ -14,6 +14,9 @@ are greedy (``temperature: 0``, ``top_k: -1``).
 each release tag); before it verl passed no ``logprobs_mode`` and vLLM's
 ``raw_logprobs`` applied.  A vLLM-only key (``engine_kwargs.vllm.*``) is read as
 meaning a vLLM rollout unless ``rollout.name`` is certainly another backend.
+verl 0.8's ``vllm`` extra requires ``vllm>=0.8.5,<=0.12.0`` (``setup.py``):
+releases without replay, so a project that pins ``verl[vllm]==0.8.*`` and not
+vLLM hears that ``return_sampling_mask`` does not exist there.
 """
 
 PACK = {
@@ -25,6 +28,8 @@ PACK = {
     # The framework's own config files, and the key path each is mounted at.
     "own_configs": {"verl/trainer/config/rollout/rollout.yaml": "actor_rollout_ref.rollout"},
     "distribution": "verl",
+    # The vLLM its extras require, per verl release line (setup.py).
+    "vllm_pins": {"0.8": {"vllm": ">=0.8.5,<=0.12.0"}},
     # Hydra composes every config over the entry point's own (ppo_trainer).
     "implicit_base": True,
     "launchers": {
