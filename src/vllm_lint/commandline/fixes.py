@@ -21,6 +21,9 @@ import re
 from itertools import pairwise
 
 from vllm_lint.findings import Edit, Fix
+from vllm_lint.launch.insert import entry_lines as _entry_lines
+from vllm_lint.launch.insert import indent_of as _indent
+from vllm_lint.launch.insert import insert_after
 from vllm_lint.launch.words import CONFIG, JSON, SHELL, YAML_BLOCK, Source, Word
 
 REQUIRED_MODE = "processed_logprobs"
@@ -143,64 +146,7 @@ def _replace_word(source: Source, word: Word, text: str) -> tuple[int, int, str]
 
 
 def _insert_after(ctx, word: Word, texts: list[str]) -> tuple[int, int, str] | None:
-    source = ctx.source
-    nl = ctx.newline
-    line, _ = source.position(word.end)
-    line_start, line_end = source.line_bounds(line)
-    rest = source.text[word.end : line_end]
-    if word.style == SHELL:
-        joined = " ".join(texts)
-        continued = re.fullmatch(r"[ \t]*\\[ \t]*", rest)
-        if word.multiline and continued and line < source.line_count:
-            next_start, next_end = source.line_bounds(line + 1)
-            next_text = source.text[next_start:next_end]
-            indent = re.match(r"[ \t]*", next_text).group(0) if next_text.strip() else _indent(source, line)
-            return next_start, next_start, f"{indent}{joined} \\{nl}"
-        if word.multiline and not rest.strip() and line > 1:
-            prev_start, prev_end = source.line_bounds(line - 1)
-            if re.search(r"\\[ \t]*$", source.text[prev_start:prev_end]):
-                return word.end, word.end, f" \\{nl}{_indent(source, line)}{joined}"
-        return word.end, word.end, " " + joined
-    if word.style == JSON:
-        quote = word.quote if word.quote in ('"', "'") else ""
-        return word.end, word.end, "".join(f", {quote}{text}{quote}" for text in texts)
-    if word.style == CONFIG:
-        return _insert_config_entry(source, word, texts, ctx.newline)
-    if word.style == YAML_BLOCK:
-        before = source.text[line_start : word.start]
-        match = re.fullmatch(r"([ \t]*)-[ \t]+", before)
-        if not match or re.fullmatch(r"[ \t]*(#.*)?", rest) is None or line >= source.line_count:
-            return None
-        quote = word.quote if word.quote in ('"', "'") else ""
-        next_start = source.line_starts[line]
-        indent = match.group(1)
-        lines = "".join(f"{indent}- {quote}{text}{quote}{nl}" for text in texts)
-        return next_start, next_start, lines
-    return None
-
-
-def _insert_config_entry(source: Source, word: Word, texts: list[str], nl: str) -> tuple[int, int, str] | None:
-    """``--flag value`` as a new ``flag: value`` line after a config file's entry, in its key spelling."""
-    key_node, value_node = word.extra.get("key_node"), word.extra.get("value_node")
-    if key_node is None or len(texts) != 2 or not texts[0].startswith("--"):
-        return None
-    entry = _entry_lines(source, key_node.start_mark.index, value_node.end_mark.index)
-    if entry is None:
-        return None
-    start, stop, _ = entry
-    if stop > len(source.text) or (stop == len(source.text) and not source.text.endswith("\n")):
-        return None  # the entry ends the file without a line break
-    key_text = source.text[key_node.start_mark.index : key_node.end_mark.index]
-    name = texts[0][2:]
-    if "_" in key_text and "-" not in key_text:
-        name = name.replace("-", "_")
-    indent = source.text[start : key_node.start_mark.index]
-    return stop, stop, f"{indent}{name}: {texts[1]}{nl}"
-
-
-def _indent(source: Source, line: int) -> str:
-    start, end = source.line_bounds(line)
-    return re.match(r"[ \t]*", source.text[start:end]).group(0)
+    return insert_after(ctx.source, ctx.newline, word, texts)
 
 
 # ----------------------------------------------------------------- removal
@@ -359,21 +305,6 @@ def _remove_config(source: Source, words: list[Word]) -> list[tuple[int, int, st
             return None
         spans.append(span)
     return _merge(spans) if spans else None
-
-
-def _entry_lines(source: Source, start: int, end: int) -> tuple[int, int, str] | None:
-    """Whole lines from a mapping key to the end of its value."""
-    key_line, _ = source.position(start)
-    line_start, _ = source.line_bounds(key_line)
-    if source.text[line_start:start].strip():
-        return None
-    last = end - 1 if end > start and source.text[end - 1] == "\n" else end
-    end_line, _ = source.position(max(last, start))
-    _, line_end = source.line_bounds(end_line)
-    if not re.fullmatch(r"[ \t]*(#.*)?", source.text[end:line_end] if end <= line_end else ""):
-        return None
-    stop = source.line_starts[end_line] if end_line < source.line_count else len(source.text)
-    return line_start, stop, ""
 
 
 # -------------------------------------------------------- adaptive / rename
