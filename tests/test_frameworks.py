@@ -433,3 +433,145 @@ def test_a_framework_extra_without_a_fixed_vllm_gives_no_target(tmp_path):
     write(tmp_path / "requirements.txt", "openrlhf[vllm]==0.11.0\n")
     target, why = framework_vllm(load_pack("openrlhf"), str(tmp_path / "run.sh"))
     assert target == "0.27.1" and "openrlhf 0.11.0" in why
+
+
+# ------------------------------------------------------------------- fixes
+
+
+PACK_FOLDERS = ["verl", "nemo-rl", "roll", "skyrl", "prime-rl", "inhouse"]
+
+
+def _fixture_findings(folder: str):
+    from fixtures import TESTDATA, fixture_files, target_version
+
+    for path in fixture_files(f"frameworks/{folder}"):
+        text = path.read_text(encoding="utf-8")
+        pinned = target_version(text)
+        version = Version.parse(pinned) if pinned else V033
+        for finding in lint_file(str(path), lambda _path, version=version: (version, "fixture")).findings:
+            yield path.relative_to(TESTDATA), finding
+
+
+@pytest.mark.parametrize("folder", PACK_FOLDERS)
+def test_every_fixable_finding_a_file_decides_offers_an_edit(folder):
+    # A value written in a YAML/TOML scalar or an override token, or a default beside the
+    # key that turned replay on: the rule's fix (set, turn off, empty, add the key) is offered.
+    seen = 0
+    for where, finding in _fixture_findings(folder):
+        if finding.fix_action is None or ", set in " in finding.message:
+            continue
+        seen += 1
+        assert finding.fix is not None, f"{where}:{finding.span.line} {finding.code} has no fix"
+    assert seen, f"no fixable finding among the {folder} fixtures"
+
+
+@pytest.mark.parametrize("folder", PACK_FOLDERS)
+def test_fixing_a_packs_fixtures_leaves_no_fixable_finding(tmp_path, folder):
+    import shutil
+
+    from fixtures import TESTDATA
+
+    copy = tmp_path / folder
+    shutil.copytree(TESTDATA / "frameworks" / folder, copy)
+    before = {p: (p.read_bytes(), lint(p).findings) for p in copy.rglob("*") if p.is_file()}
+    main(["check", "--fix", "--unsafe-fixes", "--target-version", "0.33", str(copy)])
+    for path, (data, findings) in before.items():
+        assert not [f for f in lint(path).findings if f.fix is not None], path
+        if not any(f.fix is not None for f in findings):
+            assert path.read_bytes() == data, f"{path} had nothing to fix but was changed"
+        else:
+            assert path.read_bytes() != data
+
+
+def test_a_default_decided_in_a_launch_gets_the_key_added_after_the_replay_token(tmp_path):
+    script = write(
+        tmp_path / "run.sh",
+        """\
+        python -m skyrl.train.entrypoints.main_base \\
+          generator.sampling_params.top_k=20 \\
+          +generator.inference_engine.engine_init_kwargs.return_sampling_mask=true \\
+          trainer.epochs=1
+        """,
+    )
+    result = lint(script)
+    assert codes(result) == [(3, "VLM105")]
+    fix = result.findings[0].fix
+    assert fix.applicability == "unsafe" and "logprobs_mode=processed_logprobs" in fix.message
+    assert main(["check", "--fix", str(script)]) == 1  # unsafe: not applied by default
+    assert "logprobs_mode" not in script.read_text()
+    main(["check", "--fix", "--unsafe-fixes", str(script)])
+    assert script.read_text().splitlines()[3].strip() == "+generator.inference_engine.engine_init_kwargs.logprobs_mode=processed_logprobs \\"
+    assert codes(lint(script)) == []
+
+
+def test_a_default_decided_in_a_config_gets_the_key_beside_the_replay_key(tmp_path):
+    config = write(
+        tmp_path / "rlvr.yaml",
+        """\
+        actor_infer:
+          generating_args:
+            top_k: 50
+          strategy_args:
+            strategy_name: vllm
+            strategy_config:
+                gpu_memory_utilization: 0.7
+                return_sampling_mask: True   # replay
+                block_size: 16
+        """,
+    )
+    assert codes(lint(config)) == [(8, "VLM105")]
+    main(["check", "--fix", "--unsafe-fixes", str(config)])
+    lines = config.read_text().splitlines()
+    assert lines[7:9] == ["        return_sampling_mask: True   # replay", "        logprobs_mode: processed_logprobs"]
+    assert codes(lint(config)) == []
+
+
+def test_no_line_is_added_beside_a_flow_mapping(tmp_path):
+    config = write(
+        tmp_path / "rlvr.yaml",
+        """\
+        actor_infer:
+          generating_args: {top_k: 50}
+          strategy_args:
+            strategy_name: vllm
+            strategy_config: {return_sampling_mask: true}
+        """,
+    )
+    result = lint(config)
+    assert codes(result) == [(5, "VLM105")]
+    assert result.findings[0].fix is None
+
+
+def test_written_values_get_text_edits_and_mappings_become_null(tmp_path):
+    config = write(
+        tmp_path / "rlvr.yaml",
+        """\
+        actor_infer:
+          generating_args:
+            top_k: 50
+          strategy_args:
+            strategy_name: vllm
+            strategy_config:
+              return_sampling_mask: true
+              logprobs_mode: "raw_logprobs"
+              enable_batch_sharded_sampling: true
+              logits_processors: [acme.processors:Bias]
+              speculative_config:
+                method: ngram
+                num_speculative_tokens: 4
+              max_num_seqs: 64
+        """,
+    )
+    result = lint(config, Version.parse("0.30"))
+    assert [(line, code, f.fix.applicability) for (line, code), f in zip(codes(result), sorted(result.findings, key=lambda f: (f.span.line, f.code)))] == [
+        (8, "VLM105", "safe"), (9, "VLM106", "unsafe"), (10, "VLM104", "unsafe"), (11, "VLM102", "unsafe"),
+    ]
+    main(["check", "--fix", "--unsafe-fixes", "--target-version", "0.30", str(config)])
+    assert config.read_text().splitlines()[7:12] == [
+        '      logprobs_mode: "processed_logprobs"',
+        "      enable_batch_sharded_sampling: false",
+        "      logits_processors: []",
+        "      speculative_config: null",
+        "      max_num_seqs: 64",
+    ]
+    assert codes(lint(config, Version.parse("0.30"))) == []

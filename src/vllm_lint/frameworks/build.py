@@ -97,6 +97,9 @@ def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
             _passthrough(pack, tree, spec["prefix"], built)
             continue
         entry = tree.get(spec["key"])
+        if entry is None and tree.has_below(spec["key"]):
+            _set_mapping(built, tree, spec["arg"], spec["key"])
+            continue
         if entry is None:
             if tree.open and spec["arg"] not in engine.fields:
                 engine.fields[spec["arg"]] = UNKNOWN
@@ -140,6 +143,27 @@ def _set_engine(built: Built, arg: str, key: str, entry: Entry) -> None:
     built.decided_by[("engine", arg)] = (key, entry)
 
 
+def _set_mapping(built: Built, tree: ConfigTree, name: str, key: str) -> None:
+    """An engine argument whose value is a mapping written key by key (a YAML block, a ``{...}`` override)."""
+    start = key + "."
+    leaves = [(path[len(start):], entry) for path, entry in tree.entries.items() if path.startswith(start)]
+    first = leaves[0][1]
+    origin = _origin(first)
+    if key in tree.key_spans and first.provenance != "override":
+        origin = Origin(tree.key_spans[key], "config-key")
+    built.engine.fields[name] = Known(_mapping(leaves), origin)
+    if origin is not None:
+        built.engine.written[name] = origin
+    decided = Entry({}, origin.span if origin else None, None, first.path, first.provenance, first.written_as)
+    if first.provenance == "override" and first.written_as == key and first.whole_span is not None:
+        decided.whole_span = first.whole_span
+    elif first.provenance != "override" and key in tree.mapping_spans:
+        decided.whole_span, decided.whole_lead = tree.mapping_spans[key], ": "
+    built.decided_by[("engine", name)] = (key, decided)
+    for relative, entry in leaves:
+        built.decided_by[("engine", f"{name}.{relative}")] = (f"{key}.{relative}", entry)
+
+
 def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> None:
     # Keys the framework pops from the mapping before the engine sees it.
     spec_except = {spec["prefix"]: spec.get("except", ()) for spec in pack.engine if "prefix" in spec}
@@ -162,16 +186,7 @@ def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> Non
                 continue
             _set_engine(built, name, key, entry)
         else:
-            first = leaves[0][1]
-            origin = _origin(first)
-            if key in tree.key_spans and first.provenance != "override":
-                origin = Origin(tree.key_spans[key], "config-key")
-            built.engine.fields[name] = Known(_mapping(leaves), origin)
-            if origin is not None:
-                built.engine.written[name] = origin
-            built.decided_by[("engine", name)] = (key, Entry({}, origin.span if origin else None, None, first.path, first.provenance, first.written_as))
-            for relative, entry in leaves:
-                built.decided_by[("engine", f"{name}.{relative}")] = (f"{key}.{relative}", entry)
+            _set_mapping(built, tree, name, key)
     if tree.open:
         built.engine.open = True  # the unread base config may add more keys
 

@@ -69,14 +69,28 @@ def apply_overrides(tree: ConfigTree, words, source, span_of) -> list[str]:
         value = parse_value(value_text)
         key_span = span_of(word, 0, len(text))
         value_span = span_of(word, len(text) - len(value_text), len(text)) if value_text else None
-        entry = Entry(value, key_span=key_span, value_span=value_span, provenance="override", written_as=key)
+        entry = Entry(value, key_span=key_span, value_span=value_span, provenance="override", written_as=key, word=word)
         if isinstance(value, dict) and value:
             tree.remove(key)
+            offset = len(text) - len(value_text)
             for sub, item in _flatten(value, key):
-                tree.entries[sub] = Entry(item, key_span=key_span, provenance="override", written_as=key)
+                # A scalar inside the ``{...}`` value, when its key is written once: a fix may replace it.
+                leaf = _leaf_span(value_text, sub.rsplit(".", 1)[-1])
+                item_span = span_of(word, offset + leaf[0], offset + leaf[1]) if leaf and not isinstance(item, (dict, list)) else None
+                tree.entries[sub] = Entry(
+                    item, key_span=key_span, value_span=item_span, provenance="override", written_as=key, word=word, whole_span=value_span
+                )
         else:
             tree.set(key, entry)
     return options
+
+
+def _leaf_span(text: str, name: str) -> tuple[int, int] | None:
+    """Where the scalar value of ``name: value`` is written in a ``{...}`` override value."""
+    found = list(re.finditer(r"(?<![\w.])[\"']?" + re.escape(name) + r"[\"']?\s*:\s*([^,{}\[\]\s][^,{}\[\]]*?)\s*(?=[,}])", text))
+    if len(found) != 1:
+        return None
+    return found[0].start(1), found[0].end(1)
 
 
 def _flatten(value: dict, prefix: str):
@@ -138,7 +152,7 @@ def apply_cli_options(tree: ConfigTree, words, span_of, read_file) -> None:
             index = cursor
             value_words = len(values)
         if not values:
-            tree.set(key, Entry(True, key_span=key_span, provenance="override", written_as=text))
+            tree.set(key, Entry(True, key_span=key_span, provenance="override", written_as=text, word=word))
             continue
         if any(value is None or value_word.open for value, value_word in values):
             tree.set(key, Entry(UNKNOWN, key_span=key_span, provenance="override", written_as=text))
@@ -157,7 +171,7 @@ def apply_cli_options(tree: ConfigTree, words, span_of, read_file) -> None:
             for sub, item in _flatten(value, key):
                 tree.set(sub, Entry(item, key_span=key_span, provenance="override", written_as=text))
             continue
-        tree.set(key, Entry(value, key_span=key_span, value_span=value_span, provenance="override", written_as=text))
+        tree.set(key, Entry(value, key_span=key_span, value_span=value_span, provenance="override", written_as=text, word=word))
 
 
 def _is_option(word) -> bool:

@@ -76,27 +76,125 @@ def decorate(finding: Finding, pack: Pack, decided_by: dict, source, only_writte
     finding = replace(finding, message=message)
     if decided is not None and decided[1].key_span is not None and decided[1].path is None:
         finding.span = decided[1].key_span  # the key or override that decides it
-    finding.fix = _fix(finding, decided, source)
+    finding.fix = _fix(finding, pack, decided, replay, source)
     return finding
 
 
-def _fix(finding: Finding, decided, source) -> Fix | None:
-    if decided is None or finding.fix_action is None or source is None:
+def _fix(finding: Finding, pack: Pack, decided, replay, source) -> Fix | None:
+    """A text edit where the deciding value is written; an unsafe added key where it is the framework's default."""
+    action = finding.fix_action
+    if action is None or source is None:
+        return None
+    if decided is None or decided[1].provenance == "default":
+        if action == "set-processed-logprobs":
+            return _add_key(pack, replay, source, "logprobs_mode", "processed_logprobs")
         return None
     key, entry = decided
-    if entry.value_span is None or entry.path is not None:
+    if entry.path is not None:
+        return None  # written in another file: that file's own check offers the fix
+    if action == "remove-speculative-config":
+        return _drop_mapping(key, entry, source)
+    if entry.value_span is None:
         return None
     span = entry.value_span
     start = (span.line, span.col + 1)
     end = (span.end_line or span.line, (span.end_col if span.end_col is not None else span.col) + 1)
     written = _written(source, span)
-    if finding.fix_action == "set-processed-logprobs":
+    if action == "set-processed-logprobs":
         content = _requote(written, "processed_logprobs")
         return Fix("safe", f"Set {key} to processed_logprobs", [Edit(start, end, content)])
-    if finding.fix_action == "remove-adaptive-verification":
+    if action == "remove-adaptive-verification":
         content = "False" if written[:1].isupper() else "false"
         return Fix("unsafe", f"Turn {key} off", [Edit(start, end, content)])
+    if action == "remove":
+        if isinstance(entry.value, list):
+            return Fix("unsafe", f"Empty {key}", [Edit(start, end, "[]")])
+        if entry.value is True or isinstance(entry.value, str):
+            content = "False" if written[:1].isupper() else "false"
+            return Fix("unsafe", f"Turn {key} off", [Edit(start, end, content)])
     return None
+
+
+def _drop_mapping(key: str, entry: Entry, source) -> Fix | None:
+    """A speculative config written as a whole mapping becomes null (the framework drops null values)."""
+    span = entry.whole_span
+    if span is None:
+        return None
+    start = (span.line, span.col + 1)
+    end = (span.end_line or span.line, (span.end_col if span.end_col is not None else span.col) + 1)
+    return Fix("unsafe", f"Set {key} to null", [Edit(start, end, f"{entry.whole_lead}null")])
+
+
+def _add_key(pack: Pack, replay, source, name: str, value: str) -> Fix | None:
+    """Write ``name`` next to the key that turned replay on: a launch token after its
+    token, or a line beside it in the config file, indented like it."""
+    if replay is None:
+        return None
+    replay_key, entry = replay
+    if entry.path is not None or entry.key_span is None or entry.why:
+        return None
+    target = _sibling_key(pack, replay_key, name)
+    if target is None:
+        return None
+    if entry.provenance == "override":
+        return _add_token(pack, entry, source, target, value)
+    return _add_line(entry, source, target, replay_key, name, value)
+
+
+def _sibling_key(pack: Pack, replay_key: str, name: str) -> str | None:
+    """The key path that gives the engine argument ``name`` where the replay key is set."""
+    for spec in pack.engine:
+        if "prefix" in spec and replay_key.startswith(spec["prefix"] + ".") and name not in spec.get("except", ()):
+            return f"{replay_key.rsplit('.', 1)[0]}.{name}"
+    return None
+
+
+def _add_token(pack: Pack, entry: Entry, source, target: str, value: str) -> Fix | None:
+    from vllm_lint.launch.insert import insert_after
+
+    word = entry.word
+    if word is None or word.text is None or not getattr(word, "located", False):
+        return None
+    if pack.launchers.get("style") == "pydantic-config":
+        texts = ["--" + ".".join(part.replace("_", "-") for part in target.split(".")), value]
+    else:
+        sign = "++" if word.text.startswith("++") else "+" if word.text.startswith("+") else ""
+        texts = [f"{sign}{target}={value}"]
+    newline = "\r\n" if "\r\n" in source.text[:10000] else "\n"
+    edit = insert_after(source, newline, word, texts)
+    if edit is None:
+        return None
+    return Fix("unsafe", f"Add {' '.join(texts)}", [_offsets_edit(source, edit)])
+
+
+def _add_line(entry: Entry, source, target: str, replay_key: str, name: str, value: str) -> Fix | None:
+    """``name: value`` (YAML) or ``name = "value"`` (TOML) on the line after the replay key's."""
+    import re
+
+    span = entry.key_span
+    if (span.end_line or span.line) != span.line:
+        return None
+    line_text = source.line_text(span.line)
+    written_key = line_text[span.col : span.end_col]
+    before, after = line_text[: span.col], line_text[span.end_col :]
+    toml = re.match(r"\s*=", after) is not None
+    if before.strip() or not re.fullmatch(r"\s*[:=]\s*[^\s#{}\[\],]+\s*(#.*)?", after):
+        return None  # a flow mapping, a list item, a multi-line value: no line of its own
+    head = written_key.rsplit(".", 1)[0] + "." if "." in written_key and toml else ""
+    sibling = f'{head}{name} = "{value}"' if toml else f"{name}: {value}"
+    if span.line >= source.line_count:
+        return None  # the key ends the file without a line break
+    at = source.line_starts[span.line]
+    newline = "\r\n" if source.text[at - 2 : at] == "\r\n" else "\n"
+    edit = (at, at, f"{before}{sibling}{newline}")
+    return Fix("unsafe", f"Add {target}: {value}", [_offsets_edit(source, edit)])
+
+
+def _offsets_edit(source, edit) -> Edit:
+    start, end, text = edit
+    line, col = source.position(start)
+    end_line, end_col = source.position(end)
+    return Edit((line, col + 1), (end_line, end_col + 1), text)
 
 
 def _written(source, span) -> str:

@@ -26,6 +26,11 @@ class Entry:
     written_as: str = ""  # the spelling the user wrote (an override's key)
     becomes: object = None  # what the framework makes of the value (null -> -1), when it transforms it
     why: str = ""  # how the framework came to set it (an entry point's own switch)
+    word: object = None  # the launch command's word (override token) that wrote it
+    # A mapping written as a whole (a YAML block, a ``{...}`` override value): the span a
+    # fix replaces to drop it, and the text that precedes the new value (``": "`` in YAML).
+    whole_span: Span | None = None
+    whole_lead: str = ""
 
 
 @dataclass
@@ -36,6 +41,8 @@ class ConfigTree:
     defaults_list: list = field(default_factory=list)
     # Where each mapping's key is written (its leaves are the entries).
     key_spans: dict[str, Span] = field(default_factory=dict)
+    # Each written mapping, from the end of its key to the end of its content.
+    mapping_spans: dict[str, Span] = field(default_factory=dict)
 
     def get(self, path: str) -> Entry | None:
         return self.entries.get(path)
@@ -76,6 +83,9 @@ class ConfigTree:
                 continue  # merging {} into a mapping keeps the mapping
             self.set(key, entry)
         self.key_spans.update(other.key_spans)
+        for key in other.key_spans:
+            self.mapping_spans.pop(key, None)
+        self.mapping_spans.update(other.mapping_spans)
         self.open = self.open or other.open
 
 
@@ -114,10 +124,14 @@ def yaml_tree(text: str, source, file_path: str | None = None, mount: str = "") 
                 key_span = span(key_node)
                 if key_span is not None:
                     tree.key_spans[path] = key_span
+                    if not value_node.flow_style:
+                        tree.mapping_spans[path] = source.span(key_node.end_mark.index, _content_end(value_node))
                 walk(value_node, path)
                 continue
             value = _plain(build, value_node)
-            editable = isinstance(value_node, yaml.ScalarNode) and value_node.style in (None, "", '"', "'")
+            editable = (isinstance(value_node, yaml.ScalarNode) and value_node.style in (None, "", '"', "'")) or (
+                isinstance(value_node, yaml.SequenceNode) and value_node.flow_style
+            )
             tree.entries[path] = Entry(
                 value,
                 key_span=span(key_node),
@@ -127,6 +141,17 @@ def yaml_tree(text: str, source, file_path: str | None = None, mount: str = "") 
 
     walk(root, mount)
     return tree
+
+
+def _content_end(node) -> int:
+    """Where a block mapping's or sequence's last value ends (its end mark lies on the next key's line)."""
+    import yaml
+
+    if isinstance(node, yaml.MappingNode) and node.value and not node.flow_style:
+        return _content_end(node.value[-1][1])
+    if isinstance(node, yaml.SequenceNode) and node.value and not node.flow_style:
+        return _content_end(node.value[-1])
+    return node.end_mark.index
 
 
 def _plain(build, node):
