@@ -575,3 +575,71 @@ def test_written_values_get_text_edits_and_mappings_become_null(tmp_path):
         "      max_num_seqs: 64",
     ]
     assert codes(lint(config, Version.parse("0.30"))) == []
+
+
+# ------------------------------------------------------------ Hydra groups
+
+
+def test_a_group_option_with_its_own_package_header_leaves_the_config_open(tmp_path):
+    write(
+        tmp_path / "rollout/global_rollout.yaml",
+        """\
+        # @package _global_
+        actor_rollout_ref:
+          rollout:
+            top_k: -1
+        """,
+    )
+    config = write(
+        tmp_path / "exp.yaml",
+        """\
+        defaults:
+          - ppo_trainer
+          - /rollout@actor_rollout_ref.rollout: global_rollout
+          - _self_
+        actor_rollout_ref:
+          rollout:
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        trainer:
+          val_before_train: false
+        """,
+    )
+    assert codes(lint(config)) == []
+
+
+def test_an_override_entry_replaces_the_groups_earlier_choice(tmp_path):
+    write(tmp_path / "rollout/unbounded.yaml", "top_k: -1\nengine_kwargs:\n  vllm:\n    return_sampling_mask: true\n")
+    write(tmp_path / "rollout/bounded.yaml", "top_k: 40\nengine_kwargs:\n  vllm:\n    return_sampling_mask: true\n")
+    text = """\
+        defaults:
+          - ppo_trainer
+          - /rollout@actor_rollout_ref.rollout: bounded
+          - override /rollout@actor_rollout_ref.rollout: {option}
+          - _self_
+        trainer:
+          val_before_train: false
+        """
+    assert codes(lint(write(tmp_path / "a.yaml", text.format(option="unbounded")))) == [(4, "VLM202")]
+    assert codes(lint(write(tmp_path / "b.yaml", text.format(option="bounded")))) == []
+
+
+def test_the_frameworks_own_group_option_stands_for_its_recorded_defaults(tmp_path):
+    # verl's own rollout option, not in the linted tree: the pack's record of it applies.
+    config = write(
+        tmp_path / "exp.yaml",
+        """\
+        defaults:
+          - /rollout@actor_rollout_ref.rollout: rollout
+          - _self_
+        actor_rollout_ref:
+          rollout:
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        trainer:
+          val_before_train: false
+        """,
+    )
+    assert codes(lint(config)) == [(8, "VLM202")]  # verl's top_k: -1

@@ -78,6 +78,31 @@ def _own_config_files(pack: Pack, linted_path: str | None) -> list[tuple[str, st
     return found
 
 
+def tree_file(relative: str, linted_path: str | None) -> str | None:
+    """A file or folder of the framework's repository, when the linted tree is it (or a fork)."""
+    if not linted_path:
+        return None
+    directory = Path(linted_path).resolve().parent
+    for candidate in [directory, *directory.parents]:
+        if (candidate / relative).exists():
+            return str(candidate / relative)
+        if (candidate / ".git").exists():
+            break
+    return None
+
+
+def installed_file(pack: Pack, relative: str) -> str | None:
+    """A file or folder of the installed framework's package (read, never imported)."""
+    package = relative.split("/", 1)[0]
+    if not package.isidentifier():
+        return None
+    root = _installed_root(package)
+    if root is None:
+        return None
+    where = Path(root) / relative
+    return str(where) if where.exists() else None
+
+
 def _in_tree(relative: str, linted_path: str | None) -> str | None:
     if not linted_path:
         return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from pathlib import Path
 
 from vllm_lint.facts import UNKNOWN, Span
@@ -20,9 +21,6 @@ from vllm_lint.frameworks.defaults import default_tree
 from vllm_lint.frameworks.pack import Pack, PackError
 from vllm_lint.frameworks.tree import ConfigTree, resolve_interpolations, toml_tree, yaml_tree
 from vllm_lint.launch.words import Source
-
-MAX_DEFAULTS_DEPTH = 8
-
 
 class ConfigSyntaxError(Exception):
     def __init__(self, reason: str, line: int = 1, col: int = 0) -> None:
@@ -91,14 +89,39 @@ def config_findings(source, path: str, kind: str, version, packs: list[Pack], ve
             reason = f"the file matches the globs declared in {pack.declared_in}"
         else:
             key = pack.detects(own.entries)
-            if key is None:
+            named = None if key is not None else _names_framework_config(pack, own.defaults_list)
+            if key is None and named is None:
                 continue
-            reason = f"it has the key path {key}"
-        tree, defaults_from = _merged(pack, own, path, kind)
+            reason = f"it has the key path {key}" if key is not None else f"its defaults list names {named}"
+        via: dict = {}
+        tree, defaults_from = _merged(pack, own, path, kind, mount or "", via)
         target, pinned_by = _target(pack, version, version_source, path)
         applied.append(Applied(pack.name, reason + (f"; target vLLM from {pinned_by}" if pinned_by else ""), defaults_from))
-        findings.extend(_check(pack, tree, source, target, anchor_default=_first_key_span(own), launch=False))
+        anchor = _first_key_span(own)
+        replay = _replay_entry(pack, tree)
+        if replay is not None and replay.path is not None and replay.path in via.get("item", {}):
+            # Replay is switched on in a config the defaults list composes: point at that item.
+            index = via["item"][replay.path]
+            if 0 <= index < len(own.defaults_spans) and own.defaults_spans[index] is not None:
+                anchor = own.defaults_spans[index]
+        findings.extend(_check(pack, tree, source, target, anchor_default=anchor, launch=False))
     return findings, applied
+
+
+def _names_framework_config(pack: Pack, entries) -> str | None:
+    """The framework's primary config or one of its config groups, when a ``defaults:`` list names it."""
+    if not isinstance(entries, list):
+        return None
+    groups = {key.rsplit("/", 1)[0] for key in pack.groups}
+    for item in entries:
+        if isinstance(item, str) and item.strip() in pack.launchers.get("config_names", []):
+            return item.strip()
+        if isinstance(item, dict) and len(item) == 1:
+            key = str(next(iter(item))).replace("override ", "").strip()
+            group, _, package = key.partition("@")
+            if group.lstrip("/") in groups and package in pack.groups.values():
+                return key
+    return None
 
 
 def _relative_to(path: str, pyproject: str) -> str:
@@ -110,57 +133,10 @@ def _first_key_span(tree: ConfigTree) -> Span:
     return min(spans, key=lambda s: (s.line, s.col)) if spans else Span(1, 0)
 
 
-def _merged(pack: Pack, own: ConfigTree, path: str, kind: str) -> tuple[ConfigTree, str]:
-    tree, defaults_from = _merged_unresolved(pack, own, path)
+def _merged(pack: Pack, own: ConfigTree, path: str, kind: str, mount: str = "", via: dict | None = None) -> tuple[ConfigTree, str]:
+    tree, defaults_from = _merged_unresolved(pack, own, path, None, mount, via=via)
     resolve_interpolations(tree)
     return tree, defaults_from
-
-
-def _defaults_list(pack: Pack, entries, path: str, kind: str, depth: int) -> tuple[list[ConfigTree], bool, bool]:
-    """Trees of the configs a ``defaults:`` list names; whether one could not be read; whether the framework's own is named."""
-    if isinstance(entries, str):
-        entries = [entries]
-    if not isinstance(entries, list):
-        return [], entries is not None and entries != [], False
-    trees: list[ConfigTree] = []
-    open_ = False
-    named_framework = False
-    directory = os.path.dirname(os.path.abspath(path))
-    config_names = pack.launchers.get("config_names", [])
-    own_names = {Path(relative).stem for relative in pack.own_configs}
-    for item in entries:
-        if item == "_self_":
-            continue
-        if not isinstance(item, str):
-            open_ = True  # a config group choice (rollout: vllm_rollout): not resolved
-            continue
-        name = item.strip()
-        candidates = [name] if name.endswith((".yaml", ".yml")) else [name + ".yaml", name + ".yml"]
-        file = next((os.path.join(directory, c) for c in candidates if os.path.isfile(os.path.join(directory, c))), None)
-        if file is not None and depth < MAX_DEFAULTS_DEPTH:
-            try:
-                text = Path(file).read_text(encoding="utf-8")
-                base = yaml_tree(text, Source(file, text), os.path.relpath(file), "")
-            except Exception:  # noqa: BLE001 - an unreadable base config: its keys are unknown
-                open_ = True
-                continue
-            inner, inner_open, inner_named = _defaults_list(pack, base.defaults_list, file, kind, depth + 1)
-            trees.extend(inner)
-            trees.append(base)
-            open_ = open_ or inner_open
-            named_framework = named_framework or inner_named or _is_framework_config(file, pack)
-            continue
-        stem = Path(name).stem
-        if stem in config_names or stem in own_names:
-            named_framework = True
-            continue
-        open_ = True
-    return trees, open_, named_framework
-
-
-def _is_framework_config(file: str, pack: Pack) -> bool:
-    normalized = os.path.abspath(file).replace(os.sep, "/")
-    return any(normalized.endswith("/" + relative) for relative in pack.own_configs)
 
 
 def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, launch: bool) -> list[Finding]:
@@ -174,15 +150,8 @@ def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, 
 
         apply_switches(pack, tree)
     anchor = anchor_default
-    replay = None
-    for spec in pack.engine:
-        key = spec.get("key") if spec.get("arg") == "return_sampling_mask" else (
-            f"{spec['prefix']}.return_sampling_mask" if "prefix" in spec else None
-        )
-        entry = tree.get(key) if key else None
-        if entry is not None and entry.key_span is not None and entry.path is None:
-            replay = entry
-    if replay is not None:
+    replay = _replay_entry(pack, tree)
+    if replay is not None and replay.key_span is not None and replay.path is None:
         anchor = replay.key_span
     built = build(pack, tree, anchor)
     result = []
@@ -200,6 +169,19 @@ def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, 
                 result.append(told)
     result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
     return result
+
+
+def _replay_entry(pack: Pack, tree: ConfigTree):
+    """The entry that decides ``return_sampling_mask`` (the last engine mapping that sets it)."""
+    found = None
+    for spec in pack.engine:
+        key = spec.get("key") if spec.get("arg") == "return_sampling_mask" else (
+            f"{spec['prefix']}.return_sampling_mask" if "prefix" in spec else None
+        )
+        entry = tree.get(key) if key else None
+        if entry is not None:
+            found = entry
+    return found
 
 
 # ------------------------------------------------------------- launches
@@ -258,7 +240,10 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
                 skip = True
             continue
         rest.append(word)
-    tree, defaults_from = _launch_base(pack, options, path)
+    choices = _group_choices(rest)
+    tree, defaults_from, used = _launch_base(pack, options, path, choices)
+    chosen_words = {_choice_key(word): word for word in rest if _choice_key(word) in used}
+    rest = [word for word in rest if _choice_key(word) not in used]
 
     def offsets_span(word, first_char: int, last_char: int):
         sub = word.sub_offsets(first_char, last_char)
@@ -269,6 +254,7 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
         return None
 
     locate = span_of or offsets_span
+    _attribute_to_choices(tree, chosen_words, locate)
     apply_overrides(tree, rest, source, locate)
     resolve_interpolations(tree)
     anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
@@ -315,34 +301,94 @@ def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_
     return findings, [Applied(pack.name, reason, defaults_from)]
 
 
-def _launch_base(pack: Pack, options: dict, path: str) -> tuple[ConfigTree, str]:
-    """The config the launch composes over: the named config file when it can be read, else the framework's own."""
+_CHOICE = re.compile(r"^([A-Za-z_./][\w./\-]*(?:@[\w.\-]+)?)=(.*)$", re.S)
+
+
+def _choice_key(word) -> str | None:
+    """The ``group`` or ``group@pkg`` of an override that may choose a config group option."""
+    match = _CHOICE.match(word.text or "") if word.known else None
+    if match is None:
+        return None
+    key = match.group(1)
+    return key if ("@" in key or "/" in key or "." not in key) else None
+
+
+def _attribute_to_choices(tree: ConfigTree, words: dict, locate) -> None:
+    """Keys of a group option the command line chose are decided by that override token."""
+    chosen = tree.chosen_by
+    if not chosen:
+        return
+    for entry in tree.entries.values():
+        choice = chosen.get(entry.path) if entry.path is not None else None
+        word = words.get(choice)
+        if word is None:
+            continue
+        span = locate(word, 0, len(word.text))
+        entry.why = f"from {entry.path}, chosen by {word.text}"
+        entry.key_span, entry.value_span, entry.path = span, None, None
+        entry.provenance, entry.written_as, entry.word = "override", choice, word
+
+
+def _group_choices(words) -> dict:
+    from vllm_lint.frameworks.overrides import parse_value
+
+    choices = {}
+    for word in words:
+        key = _choice_key(word)
+        if key is not None:
+            choices[key] = parse_value(word.text.split("=", 1)[1])
+    return choices
+
+
+def _launch_base(pack: Pack, options: dict, path: str, choices: dict) -> tuple[ConfigTree, str, set]:
+    """The config the launch composes over: the named config file when it can be read, else the framework's own;
+    and the overrides that chose config group options."""
+    from vllm_lint.frameworks.hydra import choose_over_recorded
+
     names = ("--config-name", "-cn", "--config", "--config_name")
     named = next((options[key] for key in names if key in options), None)
-    if any(key in options for key in names):
-        if named is None:
-            return _unreadable_base(pack, path)
-        folder = next((options[key] for key in ("--config-path", "-cp", "--config_path") if key in options), None)
-        if any(key in options for key in ("--config-path", "-cp", "--config_path")) and folder is None:
-            return _unreadable_base(pack, path)
-        candidates = []
-        base_dir = os.path.dirname(os.path.abspath(path))
-        for root in [base_dir, *Path(base_dir).parents][:4]:
-            for name in (named, named + ".yaml"):
-                candidates.append(os.path.join(root, folder or "", name) if folder else os.path.join(root, name))
-        file = next((c for c in candidates if os.path.isfile(c)), None)
-        stem = Path(named).stem
-        if file is None:
-            if stem not in pack.launchers.get("config_names", []):
-                return _unreadable_base(pack, path)
-            return default_tree(pack, path)
-        try:
-            text = Path(file).read_text(encoding="utf-8")
-            own = _read_tree(text, "toml" if file.endswith(".toml") else "yaml", Source(file, text), os.path.relpath(file))
-        except Exception:  # noqa: BLE001 - a broken config file reports itself when linted
-            return _unreadable_base(pack, path)
-        return _merged_unresolved(pack, own, file)
-    return default_tree(pack, path)
+    if not any(key in options for key in names):
+        tree, why = default_tree(pack, path)
+        return tree, why, choose_over_recorded(pack, tree, choices, path)
+    tree, why, used = _named_base(pack, options, path, named, choices)
+    return tree, why, used
+
+
+def _named_base(pack: Pack, options: dict, path: str, named, choices: dict) -> tuple[ConfigTree, str, set]:
+    from vllm_lint.frameworks.hydra import choose_over_recorded
+
+    def recorded(result):
+        tree, why = result
+        return tree, why, choose_over_recorded(pack, tree, choices, path)
+
+    if named is None:
+        return recorded(_unreadable_base(pack, path))
+    folder = next((options[key] for key in ("--config-path", "-cp", "--config_path") if key in options), None)
+    if any(key in options for key in ("--config-path", "-cp", "--config_path")) and folder is None:
+        return recorded(_unreadable_base(pack, path))
+    candidates = []
+    base_dir = os.path.dirname(os.path.abspath(path))
+    for root in [base_dir, *Path(base_dir).parents][:4]:
+        for name in (named, named + ".yaml"):
+            candidates.append(os.path.join(root, folder or "", name) if folder else os.path.join(root, name))
+    file = next((c for c in candidates if os.path.isfile(c)), None)
+    stem = Path(named).stem
+    if file is None:
+        if stem not in pack.launchers.get("config_names", []):
+            return recorded(_unreadable_base(pack, path))
+        return recorded(default_tree(pack, path))
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+        own = _read_tree(text, "toml" if file.endswith(".toml") else "yaml", Source(file, text), os.path.relpath(file))
+    except Exception:  # noqa: BLE001 - a broken config file reports itself when linted
+        return recorded(_unreadable_base(pack, path))
+    if not own.defaults_list:
+        return recorded(_merged_unresolved(pack, own, file))
+    used: set = set()
+    via: dict = {}
+    tree, why = _merged_unresolved(pack, own, file, choices, used=used, via=via)
+    tree.chosen_by = via.get("choice", {})
+    return tree, why, used
 
 
 def _unreadable_base(pack: Pack, path: str) -> tuple[ConfigTree, str]:
@@ -354,22 +400,31 @@ def _unreadable_base(pack: Pack, path: str) -> tuple[ConfigTree, str]:
     return tree, why + "; the named config could not be read, so defaults are unknown"
 
 
-def _merged_unresolved(pack: Pack, own: ConfigTree, path: str) -> tuple[ConfigTree, str]:
-    """The framework's defaults, then the files the defaults list names, then the file itself."""
-    bases, open_, named_framework = _defaults_list(pack, own.defaults_list, path, "yaml", 0)
+def _merged_unresolved(
+    pack: Pack, own: ConfigTree, path: str, choices: dict | None = None, mount: str = "", used: set | None = None,
+    via: dict | None = None,
+) -> tuple[ConfigTree, str]:
+    """The framework's defaults, then the configs the defaults list composes (the file itself at its ``_self_``);
+    ``used`` collects the launch's group overrides that chose a group option."""
+    from vllm_lint.frameworks.hydra import compose
+
+    composed = compose(pack, own, path, mount, choices)
+    if used is not None:
+        used |= composed.used_choices
+    if via is not None:
+        via["item"], via["choice"] = composed.via_item, composed.via_choice
     tree = ConfigTree()
     why = "none: the config names no base config"
-    if pack.implicit_base or named_framework:
+    if pack.implicit_base or composed.named_framework:
         tree, why = default_tree(pack, path)
-    if open_:
+    if composed.open:
         # A base config that could not be read may set any key: the framework's defaults are not certain.
         for entry in tree.entries.values():
             entry.value = UNKNOWN
-        why += "; a base config in the defaults list could not be read, so defaults are unknown"
-    for base in bases:
-        tree.merge(base)
-    tree.merge(own)
-    tree.open = tree.open or open_
+        why += "; a config in the defaults list could not be read, so defaults are unknown"
+    for layer in composed.layers:
+        tree.merge(layer)
+    tree.open = tree.open or composed.open
     return tree, why
 
 

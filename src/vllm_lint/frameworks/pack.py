@@ -13,6 +13,10 @@ A pack says how a framework maps its configuration to vLLM:
 * ``backend``: the key that chooses the inference engine, and its vLLM values;
 * ``sets``: engine arguments and environment the framework sets itself
   (``when`` names an engine argument that must be certainly on);
+* ``config_root`` and ``groups`` (Hydra): the framework's config folder, whose
+  config groups a ``defaults:`` list or a ``group=option`` override may choose
+  from, and the group options the recorded ``defaults`` stand for
+  (``{"rollout/rollout": "actor_rollout_ref.rollout"}``);
 * ``switches``: settings the framework's entry point turns on by itself, from
   other keys (``{"key": path, "value": v, "when_any": [condition, ...]}``, with
   ``requires`` (a table that must be present) and ``items`` (a list of tables,
@@ -57,6 +61,10 @@ class Pack:
     vllm_pins: dict = field(default_factory=dict)
     # Settings the framework's entry point turns on by itself (prime-rl's ``rl``).
     switches: list[dict] = field(default_factory=list)
+    # Hydra: the framework's config folder (in its repository and its installed package), and
+    # the group options whose keys are the recorded defaults ("group/option" -> package).
+    config_root: str | None = None
+    groups: dict = field(default_factory=dict)
     declared_in: str | None = None  # the pyproject.toml of a user-declared pack
     formats: tuple = ("yaml",)
 
@@ -82,7 +90,7 @@ class Pack:
 _FIELDS = {
     "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
     "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
-    "sets", "globs", "vllm_pins", "formats", "switches",
+    "sets", "globs", "vllm_pins", "formats", "switches", "config_root", "groups",
 }
 
 

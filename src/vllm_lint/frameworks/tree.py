@@ -39,6 +39,8 @@ class ConfigTree:
     # Keys not seen may exist (a base config that could not be read).
     open: bool = False
     defaults_list: list = field(default_factory=list)
+    defaults_spans: list = field(default_factory=list)  # where each item of ``defaults:`` is written
+    chosen_by: dict = field(default_factory=dict)  # a file composed in -> the launch override that chose it
     # Where each mapping's key is written (its leaves are the entries).
     key_spans: dict[str, Span] = field(default_factory=dict)
     # Each written mapping, from the end of its key to the end of its content.
@@ -116,8 +118,10 @@ def yaml_tree(text: str, source, file_path: str | None = None, mount: str = "") 
             if not isinstance(key_node, yaml.ScalarNode):
                 continue
             key = key_node.value
-            if not prefix and key == "defaults":
+            if node is root and key == "defaults":
                 tree.defaults_list = _plain(build, value_node)
+                if isinstance(value_node, yaml.SequenceNode):
+                    tree.defaults_spans = [span(item) for item in value_node.value]
                 continue
             path = f"{prefix}.{key}" if prefix else key
             if isinstance(value_node, yaml.MappingNode) and value_node.value:

@@ -17,7 +17,7 @@ OWN_CONFIGS = {
 
 # pack name -> (module, byte markers of its configs, byte markers of its launch commands)
 BUILTIN = {
-    "verl": ("verl", (b"actor_rollout_ref",), (b"verl.trainer", b"main_dapo")),
+    "verl": ("verl", (b"actor_rollout_ref", b"ppo_trainer"), (b"verl.trainer", b"main_dapo")),
     "nemo-rl": ("nemo_rl", (b"vllm_kwargs", b"vllm_cfg"), (b"run_grpo", b"run_distillation", b"run_ppo")),
     "roll": ("roll", (b"strategy_args",), (b"start_rlvr_pipeline", b"start_agentic_pipeline")),
     "skyrl": ("skyrl", (b"inference_engine",), (b"main_base", b"skyrl_train.entrypoints", b"skyrl.train.entrypoints")),

@@ -22,7 +22,7 @@ vLLM hears that ``return_sampling_mask`` does not exist there.
 PACK = {
     "name": "verl",
     "read_from": "volcengine/verl 0.8.0.dev (rollout/rollout.yaml, vllm_rollout/vllm_async_server.py)",
-    "markers": ["actor_rollout_ref"],
+    "markers": ["actor_rollout_ref", "ppo_trainer"],
     # A config is verl's when it has one of these key paths.
     "detect": ["actor_rollout_ref.rollout"],
     # The framework's own config files, and the key path each is mounted at.
@@ -30,6 +30,23 @@ PACK = {
     "distribution": "verl",
     # The vLLM its extras require, per verl release line (setup.py).
     "vllm_pins": {"0.8": {"vllm": ">=0.8.5,<=0.12.0"}},
+    # Hydra: verl's config folder (its config groups), and the options of its primary configs'
+    # defaults lists, which the recorded defaults stand for (ppo_trainer.yaml, ppo_megatron_trainer.yaml).
+    "config_root": "verl/trainer/config",
+    "groups": {
+        "rollout/rollout": "actor_rollout_ref.rollout",
+        "actor/dp_actor": "actor_rollout_ref.actor",
+        "actor/megatron_actor": "actor_rollout_ref.actor",
+        "ref/dp_ref": "actor_rollout_ref.ref",
+        "ref/megatron_ref": "actor_rollout_ref.ref",
+        "model/hf_model": "actor_rollout_ref.model",
+        "data/legacy_data": "data",
+        "critic/dp_critic": "critic",
+        "critic/megatron_critic": "critic",
+        "reward_model/dp_reward_loop": "reward_model",
+        "reward_model/megatron_reward_loop": "reward_model",
+        "algorithm/rollout_correction": "algorithm.rollout_correction",
+    },
     # Hydra composes every config over the entry point's own (ppo_trainer).
     "implicit_base": True,
     "launchers": {
