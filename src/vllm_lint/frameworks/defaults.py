@@ -19,9 +19,9 @@ from vllm_lint.frameworks.pack import Pack
 from vllm_lint.frameworks.tree import ConfigTree, Entry, yaml_tree
 
 
-def default_tree(pack: Pack, linted_path: str | None) -> tuple[ConfigTree, str]:
-    """The framework's defaults as a tree, and where they came from."""
-    own = _own_config_files(pack, linted_path)
+def default_tree(pack: Pack, linted_path: str | None, recorded_only: bool = False) -> tuple[ConfigTree, str]:
+    """The framework's defaults as a tree, and where they came from (``recorded_only``: the pack's record)."""
+    own = [] if recorded_only else _own_config_files(pack, linted_path)
     tree = ConfigTree()
     if own:
         for file, mount in own:

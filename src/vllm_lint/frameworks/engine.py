@@ -99,11 +99,13 @@ def config_findings(source, path: str, kind: str, version, packs: list[Pack], ve
         applied.append(Applied(pack.name, reason + (f"; target vLLM from {pinned_by}" if pinned_by else ""), defaults_from))
         anchor = _first_key_span(own)
         replay = _replay_entry(pack, tree)
-        if replay is not None and replay.path is not None and replay.path in via.get("item", {}):
-            # Replay is switched on in a config the defaults list composes: point at that item.
-            index = via["item"][replay.path]
-            if 0 <= index < len(own.defaults_spans) and own.defaults_spans[index] is not None:
-                anchor = own.defaults_spans[index]
+        index = -1
+        if replay is not None and replay.provenance == "default":
+            index = via.get("framework", -1)  # the framework's own config, named in the defaults list
+        elif replay is not None and replay.path is not None:
+            index = via.get("item", {}).get(replay.path, -1)  # switched on in a config the defaults list composes
+        if 0 <= index < len(own.defaults_spans) and own.defaults_spans[index] is not None:
+            anchor = own.defaults_spans[index]
         findings.extend(_check(pack, tree, source, target, anchor_default=anchor, launch=False))
     return findings, applied
 
@@ -412,11 +414,14 @@ def _merged_unresolved(
     if used is not None:
         used |= composed.used_choices
     if via is not None:
-        via["item"], via["choice"] = composed.via_item, composed.via_choice
+        via["item"], via["choice"], via["framework"] = composed.via_item, composed.via_choice, composed.framework_item
     tree = ConfigTree()
     why = "none: the config names no base config"
     if pack.implicit_base or composed.named_framework:
-        tree, why = default_tree(pack, path)
+        # A Hydra config with no defaults list is the whole config: the framework's config files
+        # are not composed into it, only the defaults its config classes fill in (the record).
+        whole = bool(pack.config_root) and not own.defaults_list and _mount_of(pack, path) is None
+        tree, why = default_tree(pack, path, recorded_only=whole)
     if composed.open:
         # A base config that could not be read may set any key: the framework's defaults are not certain.
         for entry in tree.entries.values():

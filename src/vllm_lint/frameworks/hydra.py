@@ -47,6 +47,7 @@ class Composed:
     # and -> the launch override that chose it.
     via_item: dict = field(default_factory=dict)
     via_choice: dict = field(default_factory=dict)
+    framework_item: int = -1  # the defaults item that names the framework's own config
 
 
 @dataclass
@@ -87,12 +88,15 @@ def compose(pack: Pack, own: ConfigTree, path: str, package: str = "", choices: 
             result.layers.append(own)
             continue
         first = len(result.layers)
+        named_before = result.named_framework
         if isinstance(item, tuple):
             _plain(pack, item[1], directory, package, depth, result)
             index, chosen_by = item[0], None
         else:
             _group(pack, item, directory, package, path, depth, result)
             index, chosen_by = item.index, item.chosen_by
+        if result.named_framework and not named_before and depth == 0:
+            result.framework_item = index
         for layer in result.layers[first:]:
             for entry in layer.entries.values():
                 if entry.path is not None:

@@ -122,6 +122,8 @@ def yaml_tree(text: str, source, file_path: str | None = None, mount: str = "") 
                 tree.defaults_list = _plain(build, value_node)
                 if isinstance(value_node, yaml.SequenceNode):
                     tree.defaults_spans = [span(item) for item in value_node.value]
+                elif isinstance(value_node, yaml.ScalarNode):
+                    tree.defaults_spans = [span(value_node)]  # ``defaults: ../base.yaml``
                 continue
             path = f"{prefix}.{key}" if prefix else key
             if isinstance(value_node, yaml.MappingNode) and value_node.value:
