@@ -643,3 +643,21 @@ def test_the_frameworks_own_group_option_stands_for_its_recorded_defaults(tmp_pa
         """,
     )
     assert codes(lint(config)) == [(8, "VLM202")]  # verl's top_k: -1
+
+
+def test_a_declared_pack_can_say_what_its_entry_point_switches_on_itself(tmp_path):
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["runs/*.toml"]
+        engine = [{ key = "serving.capture", arg = "return_sampling_mask" }, { prefix = "serving.vllm" }]
+        sets = [{ args = { logprobs_mode = "processed_logprobs" }, unless-set = true }]
+        switches = [{ key = "serving.capture", requires = "serving", when-any = [{ key = "sampling.top_p", below = 1.0 }] }]
+        request = [{ key = "eval.temperature", param = "temperature", group = "eval" }]
+        """,
+    )
+    truncated = write(tmp_path / "runs/a.toml", "[sampling]\ntop_p = 0.9\n[eval]\ntemperature = 0.0\n[serving]\n")
+    full = write(tmp_path / "runs/b.toml", "[sampling]\ntop_p = 1.0\n[eval]\ntemperature = 0.0\n[serving]\n")
+    assert codes(lint(truncated)) == [(4, "VLM201")]
+    assert codes(lint(full)) == []

@@ -50,6 +50,12 @@ def render(name: str) -> str:
         out.append("Launch commands running " + ", ".join(f"`{c}` (or `uv run {c}`)" for c in launchers["commands"]) + f"{style}.")
     if launchers.get("scripts"):
         out.append("Launch commands running " + ", ".join(f"`{s}`" for s in launchers["scripts"]) + ", with their overrides.")
+    if pack.get("config_root"):
+        out.append(
+            f"Hydra `defaults:` lists and `group=option` overrides choose options from `{pack['config_root']}` "
+            "(in the linted tree or the installed package); its own options stand for the recorded defaults: "
+            + ", ".join(f"`{option}` at `{mount}`" for option, mount in pack.get("groups", {}).items()) + "."
+        )
     out += ["", "## Engine arguments", "", "Applied in this order; a later entry wins, `null` values are dropped.", ""]
     if not pack["engine"]:
         out.append("None: no setting of this framework reaches `return_sampling_mask`, so nothing is reported.")

@@ -1,7 +1,7 @@
 """User-declared packs: ``[tool.vllm-lint.frameworks.NAME]`` in the project's pyproject.toml.
 
 An in-house framework is described with the same fields as a built-in pack
-(``docs/frameworks.md``); kebab-case names are accepted.  ``globs`` (relative
+(``docs/frameworks/README.md``); kebab-case names are accepted.  ``globs`` (relative
 to the pyproject.toml) and ``markers`` say which files are its configs.
 """
 
@@ -60,6 +60,26 @@ def _frameworks_table(pyproject: Path):
     return table["frameworks"]
 
 
+# Fields whose value is a list of entry tables: their (and their nested tables') setting
+# names are spelled in kebab-case too.  Key paths and option names (``defaults``, ``groups``) are kept.
+_ENTRY_LISTS = ("engine", "request", "sets", "switches")
+
+
+def _entries(field: str, value):
+    if field not in _ENTRY_LISTS or not isinstance(value, list):
+        return value
+    return [_snake(item) for item in value]
+
+
+def _snake(item):
+    if isinstance(item, dict):
+        return {
+            key.replace("-", "_"): ([_snake(v) for v in value] if isinstance(value, list) and key in ("when-any", "when_any", "null-when", "null_when") else _snake(value) if key == "items" else value)
+            for key, value in item.items()
+        }
+    return item
+
+
 def _packs(table, pyproject: Path) -> list[Pack]:
     if not isinstance(table, dict):
         raise PackError(f"{pyproject}: [tool.vllm-lint.frameworks] must be a table of NAME = {{...}}")
@@ -67,7 +87,7 @@ def _packs(table, pyproject: Path) -> list[Pack]:
     for name, spec in table.items():
         if not isinstance(spec, dict):
             raise PackError(f"{pyproject}: [tool.vllm-lint.frameworks.{name}] must be a table")
-        data = {key.replace("-", "_"): value for key, value in spec.items()}
+        data = {key.replace("-", "_"): _entries(key.replace("-", "_"), value) for key, value in spec.items()}
         data.setdefault("name", name)
         data.setdefault("implicit_base", True)
         data.setdefault("formats", ["yaml", "toml"])
