@@ -661,3 +661,37 @@ def test_a_declared_pack_can_say_what_its_entry_point_switches_on_itself(tmp_pat
     full = write(tmp_path / "runs/b.toml", "[sampling]\ntop_p = 1.0\n[eval]\ntemperature = 0.0\n[serving]\n")
     assert codes(lint(truncated)) == [(4, "VLM201")]
     assert codes(lint(full)) == []
+
+
+# ------------------------------------------------------ prime-rl command lines
+
+
+def test_prime_rl_launches_mount_section_files_and_read_flags(tmp_path):
+    write(tmp_path / "configs/orch.toml", "[train.sampling]\ntop_p = 0.9\n\n[[train.source]]\nname = 'math'\n\n[eval.sampling]\ntemperature = 0.0\n")
+    write(tmp_path / "configs/infer.toml", "[vllm]\nmax_model_len = 4096\n")
+    script = write(
+        tmp_path / "run.sh",
+        """\
+        uv run rl --orchestrator @ configs/orch.toml --inference @ configs/infer.toml \\
+          --max-steps 10
+        uv run rl --orchestrator @ configs/orch.toml --inference @ configs/infer.toml \\
+          --orchestrator.eval.sampling.temperature=0.0
+        uv run rl --orchestrator @ configs/orch.toml --inference @ configs/infer.toml $EXTRA_ARGS \\
+          --orchestrator.eval.sampling.temperature=0.0
+        uv run rl --orchestrator @ configs/orch.toml \\
+          --orchestrator.eval.sampling.temperature=0.0
+        uv run rl --orchestrator @ configs/orch.toml --no-inference.enable-return-sampling-mask \\
+          --orchestrator.eval.sampling.temperature=0.0
+        """,
+    )
+    # 1: the files decide (reported where they are linted); 2: the override decides, replay
+    # from the mounted files' truncated sampling; 3: $EXTRA_ARGS may change the sampling:
+    # unknown; 4: no inference settings: no managed server, nothing switched on; 5: turning
+    # the switch off by hand does not stop `rl` from turning it on for truncated sampling.
+    assert codes(lint(script)) == [(4, "VLM201"), (10, "VLM201")]
+
+
+def test_a_prime_rl_inference_table_alone_is_not_an_rl_config(tmp_path):
+    # Another tool's TOML with an [inference] table and an [orchestrator] one of its own shape.
+    config = write(tmp_path / "service.toml", "[inference]\nbackend = 'tgi'\n\n[orchestrator]\nreplicas = 2\n")
+    assert codes(lint(config)) == []

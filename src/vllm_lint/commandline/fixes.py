@@ -22,7 +22,6 @@ from itertools import pairwise
 
 from vllm_lint.findings import Edit, Fix
 from vllm_lint.launch.insert import entry_lines as _entry_lines
-from vllm_lint.launch.insert import indent_of as _indent
 from vllm_lint.launch.insert import insert_after
 from vllm_lint.launch.words import CONFIG, JSON, SHELL, YAML_BLOCK, Source, Word
 
