@@ -695,3 +695,24 @@ def test_a_prime_rl_inference_table_alone_is_not_an_rl_config(tmp_path):
     # Another tool's TOML with an [inference] table and an [orchestrator] one of its own shape.
     config = write(tmp_path / "service.toml", "[inference]\nbackend = 'tgi'\n\n[orchestrator]\nreplicas = 2\n")
     assert codes(lint(config)) == []
+
+
+def test_a_finding_says_when_the_entry_point_turned_replay_on(tmp_path):
+    config = write(
+        tmp_path / "rl.toml",
+        """\
+        [orchestrator.train.sampling]
+        top_k = 40
+
+        [[orchestrator.train.source]]
+        name = "math"
+
+        [orchestrator.eval.sampling]
+        temperature = 0.0
+
+        [inference]
+        """,
+    )
+    result = lint(config)
+    assert codes(result) == [(8, "VLM201")]
+    assert "prime-rl turns it on because orchestrator.train.sampling.top_k = 40" in result.findings[0].message

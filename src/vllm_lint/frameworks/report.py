@@ -72,6 +72,10 @@ def decorate(finding: Finding, pack: Pack, decided_by: dict, source, only_writte
         note = describe(pack, key, entry)
         if entry.path is not None and entry.key_span is not None:
             note += f", set in {entry.path}, line {entry.key_span.line}"
+    if replay is not None and replay[1].why and decided is not replay:
+        # Replay is on because the entry point turned it on: say why.
+        note = f"{note}; " if note else ""
+        note += f"{replay[0]} = true ({replay[1].why})"
     message = f"{finding.message} [{pack.name}: {note}]" if note else f"{finding.message} [{pack.name}]"
     finding = replace(finding, message=message)
     if decided is not None and decided[1].key_span is not None and decided[1].path is None:
