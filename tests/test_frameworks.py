@@ -716,3 +716,28 @@ def test_a_finding_says_when_the_entry_point_turned_replay_on(tmp_path):
     result = lint(config)
     assert codes(result) == [(8, "VLM201")]
     assert "prime-rl turns it on because orchestrator.train.sampling.top_k = 40" in result.findings[0].message
+
+
+def test_cyclic_and_broken_group_options_leave_the_config_open_without_a_traceback(tmp_path):
+    write(tmp_path / "rollout/loop.yaml", "defaults:\n  - loop\n  - _self_\nname: vllm\n")
+    write(tmp_path / "rollout/broken.yaml", "top_k: [\n")
+    write(tmp_path / "rollout/binary.yaml", "")
+    (tmp_path / "rollout/binary.yaml").write_bytes(b"\xff\xfe\x00top_k: -1\n")
+    for option in ("loop", "broken", "binary"):
+        config = write(
+            tmp_path / f"exp_{option}.yaml",
+            f"""\
+            defaults:
+              - ppo_trainer
+              - /rollout@actor_rollout_ref.rollout: {option}
+              - _self_
+            actor_rollout_ref:
+              rollout:
+                engine_kwargs:
+                  vllm:
+                    return_sampling_mask: true
+            trainer:
+              val_before_train: false
+            """,
+        )
+        assert codes(lint(config)) == [], option
