@@ -741,3 +741,21 @@ def test_cyclic_and_broken_group_options_leave_the_config_open_without_a_traceba
             """,
         )
         assert codes(lint(config)) == [], option
+
+
+def test_the_standalone_prime_rl_inference_server_reads_the_inference_table(tmp_path):
+    write(tmp_path / "infer.toml", "enable_return_sampling_mask = true\n\n[vllm]\nmax_model_len = 8192\n")
+    script = write(
+        tmp_path / "serve.sh",
+        """\
+        uv run inference @ infer.toml --vllm.logprobs-mode raw_logprobs
+        uv run inference @ infer.toml --vllm.max-num-seqs 64
+        uv run inference --enable-return-sampling-mask --vllm.enable-batch-sharded-sampling
+        """,
+    )
+    assert codes(lint(script)) == [(1, "VLM105"), (3, "VLM106")]
+    main(["check", "--fix", "--unsafe-fixes", str(script)])
+    lines = script.read_text().splitlines()
+    assert lines[0] == "uv run inference @ infer.toml --vllm.logprobs-mode processed_logprobs"
+    assert lines[2] == "uv run inference --enable-return-sampling-mask"
+    assert codes(lint(script)) == []

@@ -48,6 +48,8 @@ def render(name: str) -> str:
             if launchers.get("style") == "pydantic-config" else ""
         )
         out.append("Launch commands running " + ", ".join(f"`{c}` (or `uv run {c}`)" for c in launchers["commands"]) + f"{style}.")
+        for command, mount in launchers.get("mounts", {}).items():
+            out.append(f"`{command}` reads its config and options at `{mount}`.")
     if launchers.get("scripts"):
         out.append("Launch commands running " + ", ".join(f"`{s}`" for s in launchers["scripts"]) + ", with their overrides.")
     if pack.get("config_root"):

@@ -294,7 +294,8 @@ def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_
         return None
 
     tree, defaults_from = default_tree(pack, path)
-    apply_cli_options(tree, words[first:], locate, read_file)
+    command = words[first - 1].text if first > 0 else None
+    apply_cli_options(tree, words[first:], locate, read_file, pack.launchers.get("mounts", {}).get(command, ""))
     anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
     anchor = anchor or fallback or Span(1, 0)
     target, pinned_by = _target(pack, version, version_source, path)

@@ -105,12 +105,14 @@ def _flatten(value: dict, prefix: str):
 # ------------------------------------------------ pydantic-config command lines
 
 
-def apply_cli_options(tree: ConfigTree, words, span_of, read_file) -> None:
+def apply_cli_options(tree: ConfigTree, words, span_of, read_file, mount: str = "") -> None:
     """prime-rl style (pydantic-config): ``@ file.toml`` merged left to right,
     ``--section @ file.toml`` mounted at a section, ``--a.b-c value``, ``--flag``, ``--no-flag``.
 
     ``read_file(name, mount)`` gives the tree of a named TOML file, or None when it
-    cannot be read (its keys are then unknown).
+    cannot be read (its keys are then unknown).  ``mount``: the key path the entry
+    point's config sits at in the pack's terms (prime-rl's ``inference`` reads what
+    ``rl`` reads under ``[inference]``).
     """
     index = 0
     while index < len(words):
@@ -123,14 +125,14 @@ def apply_cli_options(tree: ConfigTree, words, span_of, read_file) -> None:
             continue
         text = word.text
         if text == "@":
-            index += 1 + _merge_file(tree, words[index + 1] if index + 1 < len(words) else None, "", read_file)
+            index += 1 + _merge_file(tree, words[index + 1] if index + 1 < len(words) else None, mount, read_file)
             continue
         if text is None or not text.startswith("--") or len(text) == 2:
             index += 1
             continue
         name, eq, inline = text[2:].partition("=")
         negated = name.startswith("no-")
-        key = ".".join(part.replace("-", "_") for part in (name[3:] if negated else name).split("."))
+        key = ".".join(([mount] if mount else []) + [part.replace("-", "_") for part in (name[3:] if negated else name).split(".")])
         following = words[index + 1] if index + 1 < len(words) else None
         if not eq and following is not None and following.text == "@":
             index += 2 + _merge_file(tree, words[index + 2] if index + 2 < len(words) else None, key, read_file)

@@ -98,6 +98,8 @@ def _fix(finding: Finding, pack: Pack, decided, replay, source) -> Fix | None:
         return None  # written in another file: that file's own check offers the fix
     if action == "remove-speculative-config":
         return _drop_mapping(key, entry, source)
+    if action == "remove" and entry.value_span is None and entry.value is True and entry.word is not None:
+        return _drop_flag(key, entry, source)
     if entry.value_span is None:
         return None
     span = entry.value_span
@@ -117,6 +119,17 @@ def _fix(finding: Finding, pack: Pack, decided, replay, source) -> Fix | None:
             content = "False" if written[:1].isupper() else "false"
             return Fix("unsafe", f"Turn {key} off", [Edit(start, end, content)])
     return None
+
+
+def _drop_flag(key: str, entry: Entry, source) -> Fix | None:
+    """A bare ``--flag`` that turns the setting on: removed with the blanks before it."""
+    word = entry.word
+    if not getattr(word, "located", False) or word.style != "shell":
+        return None
+    start = word.start
+    while start > 0 and source.text[start - 1] in " \t":
+        start -= 1
+    return Fix("unsafe", f"Remove {word.text}", [_offsets_edit(source, (start, word.end, ""))])
 
 
 def _drop_mapping(key: str, entry: Entry, source) -> Fix | None:

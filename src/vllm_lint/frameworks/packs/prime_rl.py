@@ -24,7 +24,9 @@ Read from PrimeIntellect-ai/prime-rl's newest sources (``configs/rl.py``'s
   algorithm) makes those values unknown.
 - Launches: ``uv run rl @ rl.toml --inference.vllm.logprobs-mode raw_logprobs``
   (``@`` files merged left to right, ``--section @ file`` mounted at a section,
-  dotted kebab-case options, ``--flag`` / ``--no-flag``).
+  dotted kebab-case options, ``--flag`` / ``--no-flag``), and the standalone server
+  ``uv run inference @ inference.toml --vllm.max-model-len 8192``, whose config is
+  ``rl``'s ``[inference]`` table: no orchestrator, so nothing is switched on for it.
 - vLLM: prime-rl requires ``vllm>=0.26.0`` (0.8.0), a lower bound only, so it
   gives no target version.
 """
@@ -40,7 +42,8 @@ PACK = {
     "implicit_base": True,
     "distribution": "prime-rl",
     "vllm_pins": {"0.8": ">=0.26.0"},
-    "launchers": {"modules": [], "scripts": [], "commands": ["rl"], "style": "pydantic-config"},
+    # ``inference`` (a standalone server) reads what ``rl`` reads under ``[inference]``.
+    "launchers": {"modules": [], "scripts": [], "commands": ["rl", "inference"], "mounts": {"inference": "inference"}, "style": "pydantic-config"},
     "switches": [
         {
             # configs/rl.py auto_setup_sampling_mask_capture
