@@ -4,6 +4,7 @@
     vllm-lint rule VLM105           print a rule's documentation
     vllm-lint rule                  a table of the rules
     vllm-lint rule --all            every rule's documentation
+    vllm-lint server                a language server for editors (LSP over stdio)
 
 Exit codes: 0 nothing found, 1 findings (or unreadable files), 2 usage or
 internal error.
@@ -92,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--add-noqa", action="store_true", help="add noqa comments that silence every finding reported")
     check.add_argument("-j", "--jobs", type=_positive, default=1, metavar="N", help="lint with N processes (default 1)")
     check.add_argument("-q", "--quiet", action="store_true", help="print findings only, no summary")
+
+    commands.add_parser("server", help="run the language server (LSP over stdin/stdout; needs vllm-lint[server])")
 
     rule = commands.add_parser("rule", help="print a rule's documentation (no CODE: a table of the rules)")
     rule.add_argument("code", nargs="?", help="code or name, e.g. VLM105 or replay-logprobs-mode")
@@ -455,6 +458,10 @@ def main(argv: list[str] | None = None) -> int:
             return run_check(args)
         if args.command == "rule":
             return run_rule(args)
+        if args.command == "server":
+            from vllm_lint.server import main as serve
+
+            return serve()
         parser.print_help()
         return EXIT_ERROR
     except KeyboardInterrupt:

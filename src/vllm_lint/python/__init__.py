@@ -63,6 +63,12 @@ def project_modules():
     return _project
 
 
+def forget_project_modules() -> None:
+    """Drop the cache: a long-running host (the language server) reads the modules again."""
+    global _project
+    _project = None
+
+
 def _mentions_setting(text: bytes) -> bool:
     """A replay setting is written in ``text`` (which need not mention vllm)."""
     return any(
