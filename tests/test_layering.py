@@ -16,6 +16,8 @@ FORBIDDEN = {
     "commandline": ("vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
     "frameworks": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
     "sources.py": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.launch"),
+    # What the language server knows of documents is plain data; only its protocol layer speaks LSP.
+    "server/documents.py": ("pygls", "lsprotocol"),
 }
 
 
@@ -40,5 +42,17 @@ def test_layer_imports_only_downwards(layer):
         for path in files
         for name in sorted(imported_modules(path))
         if any(name == banned or name.startswith(banned + ".") for banned in FORBIDDEN[layer])
+    ]
+    assert wrong == []
+
+
+def test_only_the_command_line_starts_the_language_server():
+    """``vllm_lint.server`` (and pygls) load only for ``vllm-lint server``: no other module imports them."""
+    wrong = [
+        f"{path.relative_to(PACKAGE)} imports {name}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.relative_to(PACKAGE).parts[0] not in ("server", "cli.py")
+        for name in sorted(imported_modules(path))
+        if name.split(".")[0] in ("pygls", "lsprotocol") or name == "vllm_lint.server" or name.startswith("vllm_lint.server.")
     ]
     assert wrong == []
