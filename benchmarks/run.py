@@ -357,6 +357,13 @@ def budget_rows(corpus: dict, rows: list[dict], jobs: int) -> list[tuple[str, st
     return out
 
 
+def check_imports() -> dict:
+    """What ``check`` loads (``check_imports.py``): never the language server, ``explain`` or
+    their dependencies; on a clean file not libcst or astroid either."""
+    completed = subprocess.run([sys.executable, str(HERE / "check_imports.py")], capture_output=True, text=True)
+    return {"summary": completed.stdout.strip() or completed.stderr.strip()[-500:], "ok": completed.returncode == 0}
+
+
 def _ok(flag: bool) -> str:
     return "met" if flag else "**not met**"
 
@@ -367,6 +374,9 @@ def markdown(report: dict) -> str:
         f"Tools: {report['versions']}. Medians of {report['runs']} runs.",
         "",
     ]
+    imports = report.get("imports")
+    if imports:  # earlier results.json files have no such entry
+        lines += [f"Import check: {imports['summary']} ({_ok(imports['ok'])}).", ""]
     for corpus in report["corpora"]:
         rows = derived(corpus)
         title = "standard library" if corpus["corpus"] == "stdlib" else f"vLLM {corpora.VLLM_VERSION} source tree"
@@ -451,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         "runs": args.runs,
         "jobs": args.jobs,
         "corpora": [run_corpus(name, args) for name in names],
+        "imports": check_imports(),
     }
     return write_report(report, args.out)
 
