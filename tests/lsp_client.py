@@ -149,10 +149,16 @@ class Client:
         return params["diagnostics"]
 
     def code_actions(self, path: Path, range_: dict, diagnostics: list[dict], only: list[str] | None = None) -> list[dict]:
+        return self._code_actions(uri(path), range_, diagnostics, only)
+
+    def code_actions_for(self, document_uri: str, diagnostic: dict) -> list[dict]:
+        return self._code_actions(document_uri, diagnostic["range"], [diagnostic], None)
+
+    def _code_actions(self, document_uri: str, range_: dict, diagnostics: list[dict], only: list[str] | None) -> list[dict]:
         context: dict = {"diagnostics": diagnostics}
         if only is not None:
             context["only"] = only
-        response = self.request("textDocument/codeAction", {"textDocument": {"uri": uri(path)}, "range": range_, "context": context})
+        response = self.request("textDocument/codeAction", {"textDocument": {"uri": document_uri}, "range": range_, "context": context})
         assert "error" not in response, response
         return response["result"] or []
 

@@ -259,6 +259,7 @@ def test_fix_in_another_file_edits_that_document(server, project):
     fix = server.code_actions(worker, whole(diagnostic), [diagnostic], only=["quickfix"])[0]
     assert fix["title"].startswith('vllm-lint (VLM105): Set `logprobs_mode="processed_logprobs"` in ')
     assert fix["title"].endswith("serving/settings.py")
+    assert server.code_actions(worker, whole(diagnostic), [diagnostic], only=["quickfix"])[0] == fix  # asked again
     changes = fix["edit"]["changes"]
     assert list(changes) == [uri(settings)]
     fixed_settings = apply_edits(settings_text, changes[uri(settings)])
@@ -535,3 +536,57 @@ def test_console_script_serves(project):
         assert "source.fixAll.vllm-lint" in result["capabilities"]["codeActionProvider"]["codeActionKinds"]
     finally:
         client.close()
+
+
+def test_a_binary_document_gets_one_diagnostic(server, project):
+    path = project / "weights.py"
+    server.open(path, "from vllm import LLM\n\x00\x01LLM(return_sampling_mask=True)\n")
+    [diagnostic] = server.diagnostics(path)
+    assert diagnostic["message"] == "cannot parse: binary file (contains NUL bytes)"
+
+
+def test_an_unsaved_buffer_is_read_by_its_language(server):
+    untitled = "untitled:Untitled-1"
+    server.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": untitled, "languageId": "shellscript", "version": 1, "text": SERVE_SCRIPT}}
+    )
+    params = server.wait_for("textDocument/publishDiagnostics", lambda p: p["uri"] == untitled)
+    [diagnostic] = params["diagnostics"]
+    assert diagnostic["code"] == "VLM105"
+    actions = server.code_actions_for(untitled, diagnostic)
+    fix = next(a for a in actions if a["title"].startswith("vllm-lint (VLM105)"))
+    assert list(fix["edit"]["changes"]) == [untitled]
+    assert "--logprobs-mode processed_logprobs" in apply_edits(SERVE_SCRIPT, fix["edit"]["changes"][untitled])
+
+
+# ------------------------------------------------------------------ positions and options, without a server
+
+
+def test_positions_in_each_encoding_and_line_ending():
+    from vllm_lint.server.documents import Lines
+
+    text = "a = '😀'\r\nb = 1\rc = 'é'\n"
+    utf16, utf8, utf32 = Lines(text, "utf-16"), Lines(text, "utf-8"), Lines(text, "utf-32")
+    closing = text.index("'", 5)  # after the emoji
+    assert utf16.position(closing) == (0, 7)
+    assert utf8.position(closing) == (0, 9)
+    assert utf32.position(closing) == (0, 6)
+    assert utf16.offset(0, 7) == closing
+    assert utf16.position(text.index("b")) == (1, 0)
+    assert utf16.position(text.index("c")) == (2, 0)  # a lone CR ends a line
+    assert utf8.offset(2, 7) == text.index("'", text.index("é"))
+    assert utf16.offset(9, 0) == len(text)
+
+
+def test_options_from_the_editor():
+    from vllm_lint.server.documents import Options
+
+    options = Options.from_client(
+        {"targetVersion": "0.30", "extend-ignore": ["VLM2"], "select": "VLM1", "debounceMs": 25, "fixMode": "disable-replay", "unknown": 1}
+    )
+    assert (options.target_version, options.extend_ignore, options.select) == ("0.30", ["VLM2"], ["VLM1"])
+    assert (options.debounce, options.fix_mode) == (0.025, "disable-replay")
+    assert Options.from_client({"settings": {"forceExclude": True}}).force_exclude is True
+    defaults = Options.from_client({"debounceMs": "fast", "fixMode": "everything", "select": [1, None]})
+    assert (defaults.debounce, defaults.fix_mode, defaults.select) == (0.2, "keep-replay", [])
+    assert Options.from_client(None) == Options()

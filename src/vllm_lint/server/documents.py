@@ -396,31 +396,35 @@ def _fix_of(linted: Linted, finding):
     return command_line_fix(finding, linted.context.options.fix_mode)
 
 
-def _attach_python_fixes(linted: Linted, findings: list) -> dict[str, str]:
-    """Fill ``finding.fix`` for the Python findings that have one; the text of each other
-    file the fixes edit, by path (the edits' positions are in that text)."""
+def _with_python_fixes(linted: Linted, findings: list) -> tuple[list, dict[str, str]]:
+    """Copies of the findings, ``fix`` filled for those that have one, and the text of each
+    other file the fixes edit, by path (the edits' positions are in that text).
+
+    Copies: the check's own findings stay as linted, and each request computes its fixes
+    from the files as they are then."""
     from vllm_lint.fix.crossfile import other_files
     from vllm_lint.fix.plan import may_have_fix
     from vllm_lint.fix.python import attach_fixes
 
     mode = linted.context.options.fix_mode
+    findings = [replace(finding) for finding in findings]
     pending = [f for f in findings if f.fix is None and may_have_fix(f, mode)]
     texts: dict[str, str] = {}
     if not pending:
-        return texts
+        return findings, texts
     version, _ = linted.context.resolver.for_path(linted.path)
     elsewhere = other_files(linted.context.excludes)
     try:
         attach_fixes(linted.text, pending, version, mode, linted.path, elsewhere)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return texts  # a fix that cannot be computed is a fix not offered
+        return findings, texts  # a fix that cannot be computed is a fix not offered
     for finding in pending:
         if finding.fix is not None:
             for other in finding.fix.elsewhere:
                 text = elsewhere.text(other)
                 if text is not None:
                     texts[other] = text
-    return texts
+    return findings, texts
 
 
 def _edits_of(fix, path: str, text: str, others: dict[str, str], encoding: str) -> dict[str, list[TextEdit]] | None:
@@ -448,7 +452,9 @@ def quick_fixes(linted: Linted, findings: list, encoding: str = "utf-16") -> lis
     """For each finding: its fix (as ``--fix`` makes it; unsafe ones say so), then a noqa comment."""
     if linted.context is None or not findings:
         return []
-    others = _attach_python_fixes(linted, findings) if linted.result.is_python else {}
+    others: dict[str, str] = {}
+    if linted.result.is_python:
+        findings, others = _with_python_fixes(linted, findings)
     actions: list[Action] = []
     for finding in findings:
         diagnostic = _diagnostic_of(linted, finding, encoding)
