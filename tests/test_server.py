@@ -331,6 +331,16 @@ def test_a_file_the_linter_does_not_read_gets_no_diagnostics(server, project):
     path = project / "NOTES.md"
     server.open(path, "LLM(return_sampling_mask=True)\n", "markdown")
     assert server.diagnostics(path) == []
+    # pyproject.toml holds the settings; ``check`` reads no engine configuration from it.
+    pyproject = project / "pyproject.toml"
+    server.open(pyproject, RL_CONFIG, "toml")
+    assert server.diagnostics(pyproject) == []
+
+
+def test_a_script_without_an_extension_is_read_by_its_language(server, project):
+    path = project / "launch"
+    server.open(path, SERVE_SCRIPT.replace("#!/usr/bin/env bash\n", ""), "shellscript")
+    assert [d["code"] for d in server.diagnostics(path)] == ["VLM105"]
 
 
 # ------------------------------------------------------------------ configuration

@@ -264,10 +264,14 @@ def _existing(path: str | None) -> str | None:
 
 
 def document_kind(path: str, data: bytes, language: str | None) -> str | None:
-    """The front end for a document: by its name as ``check`` chooses, else by the editor's language."""
+    """The front end for a document: by its name as ``check`` chooses; for a name that says
+    nothing (an unsaved buffer, a script without an extension), by the editor's language."""
     from vllm_lint.lint import file_kind
 
-    return file_kind(path, data) or LANGUAGE_KINDS.get((language or "").lower())
+    kind = file_kind(path, data)
+    if kind is None and (path == "-" or "." not in os.path.basename(path).lstrip(".")):
+        kind = LANGUAGE_KINDS.get((language or "").lower())
+    return kind
 
 
 @dataclass
