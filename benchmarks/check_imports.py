@@ -27,7 +27,9 @@ def loaded(prefixes: tuple[str, ...]) -> list[str]:
     that starts so (``vllm_lint.explain*``)."""
 
     def named(module: str, prefix: str) -> bool:
-        return module == prefix or module.startswith(prefix + ".") or (prefix.startswith("vllm_lint.") and module.startswith(prefix))
+        if module == prefix or module.startswith(prefix + "."):
+            return True
+        return prefix.startswith("vllm_lint.") and module.startswith(prefix)
 
     return sorted(module for module in sys.modules if any(named(module, prefix) for prefix in prefixes))
 

@@ -51,7 +51,10 @@ def reward_{index}(samples: list[dict], scale: float = {scale}) -> list[float]:
 
 def python_document(lines: int, fixed: bool) -> str:
     """A training module of about ``lines`` lines with one engine (its finding on or off)."""
-    head = '"""Rollout and reward helpers of the PPO trainer."""\nfrom vllm import LLM\n\nPOLICY_MODEL = "Qwen/Qwen3-8B"\nTENSOR_PARALLEL_SIZE = 2\n'
+    head = (
+        '"""Rollout and reward helpers of the PPO trainer."""\nfrom vllm import LLM\n\n'
+        'POLICY_MODEL = "Qwen/Qwen3-8B"\nTENSOR_PARALLEL_SIZE = 2\n'
+    )
     parts = [head]
     index = 0
     while sum(part.count("\n") for part in parts) < lines - 10:
@@ -67,7 +70,11 @@ def shell_document(lines: int, fixed: bool) -> str:
     body = ["#!/usr/bin/env bash", "set -euo pipefail"]
     index = 0
     while len(body) < lines - 6:
-        body += [f'echo "preparing shard {index}"', f"mkdir -p /data/shards/{index}", f"cp /data/raw/{index}.jsonl /data/shards/{index}/"]
+        body += [
+            f'echo "preparing shard {index}"',
+            f"mkdir -p /data/shards/{index}",
+            f"cp /data/raw/{index}.jsonl /data/shards/{index}/",
+        ]
         index += 1
     logprobs = " \\\n  --logprobs-mode processed_logprobs" if fixed else ""
     body += ['vllm serve "${MODEL:-Qwen/Qwen3-8B}" \\', "  --port 8000 \\", f"  --return-sampling-mask{logprobs}"]

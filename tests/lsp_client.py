@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+ACTION_KINDS = {"valueSet": ["quickfix", "source", "source.fixAll"]}
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
 
@@ -116,7 +117,7 @@ class Client:
             {
                 "processId": os.getpid(),
                 "rootUri": uri(root),
-                "capabilities": {"textDocument": {"codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "source", "source.fixAll"]}}}}},
+                "capabilities": {"textDocument": {"codeAction": {"codeActionLiteralSupport": {"codeActionKind": ACTION_KINDS}}}},
                 "initializationOptions": {"debounceMs": 10, **(options or {})},
             },
         )
@@ -158,7 +159,8 @@ class Client:
         context: dict = {"diagnostics": diagnostics}
         if only is not None:
             context["only"] = only
-        response = self.request("textDocument/codeAction", {"textDocument": {"uri": document_uri}, "range": range_, "context": context})
+        params = {"textDocument": {"uri": document_uri}, "range": range_, "context": context}
+        response = self.request("textDocument/codeAction", params)
         assert "error" not in response, response
         return response["result"] or []
 

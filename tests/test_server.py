@@ -210,7 +210,8 @@ def test_fix_all_of_a_shell_script_is_what_fix_writes(server, project, tmp_path)
     path = project / "serve_both.sh"
     server.open(path, text, "shellscript")
     assert len(server.diagnostics(path)) == 3
-    [fix_all] = server.code_actions(path, {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, [], only=["source"])
+    start = {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
+    [fix_all] = server.code_actions(path, start, [], only=["source"])
     fixed = apply_edits(text, fix_all["edit"]["changes"][uri(path)])
     assert fixed == cli_result(tmp_path, "serve_both.sh", text, "--fix")
     server.change(path, fixed)
@@ -219,7 +220,8 @@ def test_fix_all_of_a_shell_script_is_what_fix_writes(server, project, tmp_path)
 
 def test_no_actions_on_a_clean_document(server, project):
     path = project / "clean.py"
-    text = ROLLOUT.replace("return_sampling_mask=True,", 'return_sampling_mask=True,\n        logprobs_mode="processed_logprobs",')
+    fixed_line = 'return_sampling_mask=True,\n        logprobs_mode="processed_logprobs",'
+    text = ROLLOUT.replace("return_sampling_mask=True,", fixed_line)
     server.open(path, text)
     assert server.diagnostics(path) == []
     everywhere = {"start": {"line": 0, "character": 0}, "end": {"line": 20, "character": 0}}
@@ -248,7 +250,10 @@ def test_fix_in_another_file_edits_that_document(server, project):
     package.mkdir()
     (package / "__init__.py").write_text("")
     settings = package / "settings.py"
-    settings_text = '"""Engine settings of the policy server."""\n\nPOLICY_KWARGS = {\n    "model": "Qwen/Qwen3-8B",\n    "return_sampling_mask": True,\n    "logprobs_mode": "raw_logprobs",\n}\n'
+    settings_text = (
+        '"""Engine settings of the policy server."""\n\nPOLICY_KWARGS = {\n    "model": "Qwen/Qwen3-8B",\n'
+        '    "return_sampling_mask": True,\n    "logprobs_mode": "raw_logprobs",\n}\n'
+    )
     settings.write_text(settings_text)
     worker = package / "worker.py"
     worker_text = "from vllm import LLM\n\nfrom .settings import POLICY_KWARGS\n\npolicy = LLM(**POLICY_KWARGS)\n"
@@ -558,7 +563,8 @@ def test_a_binary_document_gets_one_diagnostic(server, project):
 def test_an_unsaved_buffer_is_read_by_its_language(server):
     untitled = "untitled:Untitled-1"
     server.notify(
-        "textDocument/didOpen", {"textDocument": {"uri": untitled, "languageId": "shellscript", "version": 1, "text": SERVE_SCRIPT}}
+        "textDocument/didOpen",
+        {"textDocument": {"uri": untitled, "languageId": "shellscript", "version": 1, "text": SERVE_SCRIPT}},
     )
     params = server.wait_for("textDocument/publishDiagnostics", lambda p: p["uri"] == untitled)
     [diagnostic] = params["diagnostics"]
@@ -592,7 +598,14 @@ def test_options_from_the_editor():
     from vllm_lint.server.documents import Options
 
     options = Options.from_client(
-        {"targetVersion": "0.30", "extend-ignore": ["VLM2"], "select": "VLM1", "debounceMs": 25, "fixMode": "disable-replay", "unknown": 1}
+        {
+            "targetVersion": "0.30",
+            "extend-ignore": ["VLM2"],
+            "select": "VLM1",
+            "debounceMs": 25,
+            "fixMode": "disable-replay",
+            "unknown": 1,
+        }
     )
     assert (options.target_version, options.extend_ignore, options.select) == ("0.30", ["VLM2"], ["VLM1"])
     assert (options.debounce, options.fix_mode) == (0.025, "disable-replay")

@@ -312,7 +312,7 @@ def lint_document(path: str, text: str, language: str | None, options: Options, 
     if kind is None:
         return Linted(path, text, None, FileResult(path), None)
     try:
-        context = Context.for_path(path, options, workspace)
+        context = Context.for_path(None if path == "-" else path, options, workspace)
     except ConfigProblem as error:
         return Linted(path, text, kind, FileResult(path, kind=kind), None, str(error))
     if context.excluded(path):

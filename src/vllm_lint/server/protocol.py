@@ -24,8 +24,12 @@ from vllm_lint.server import documents
 
 logger = logging.getLogger(__name__)
 
-# Documents whose change may change the settings of every open document.
-_SETTINGS_FILES = ("pyproject.toml", "requirements.txt")
+
+def _settings_file(uri: str) -> bool:
+    """Saving it may change the settings of every open document: ``[tool.vllm-lint]``, or a
+    requirements file that pins the vLLM release (the target version)."""
+    name = uri.rsplit("/", 1)[-1]
+    return name == "pyproject.toml" or (name.startswith("requirements") and name.endswith((".txt", ".in")))
 
 
 class VllmLintServer(LanguageServer):
@@ -179,7 +183,7 @@ def build_server() -> VllmLintServer:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
     def did_save(ls: VllmLintServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if uri.endswith(_SETTINGS_FILES):
+        if _settings_file(uri):
             ls.recheck_all()  # the settings of every open document may have changed
         else:
             ls.linted.pop(uri, None)  # files it imports may have been saved since
