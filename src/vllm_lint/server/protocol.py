@@ -212,9 +212,10 @@ def build_server() -> VllmLintServer:
         only = [str(getattr(kind, "value", kind)) for kind in params.context.only] if params.context.only else None
         wanted = ((params.range.start.line, params.range.start.character), (params.range.end.line, params.range.end.character))
         encoding = ls.encoding
+        open_texts = ls._open_texts(uri)
 
-        def compute() -> list[documents.Action]:
-            documents.use_open_documents(ls_open)
+        def compute() -> list[documents.Action]:  # on the worker
+            documents.use_open_documents(open_texts)
             actions: list[documents.Action] = []
             if _wanted(types.CodeActionKind.QuickFix.value, only):
                 actions += documents.quick_fixes(linted, documents.findings_in(linted, wanted, encoding), encoding)
@@ -224,7 +225,6 @@ def build_server() -> VllmLintServer:
                     actions.append(fix_all)
             return actions
 
-        ls_open = ls._open_texts(uri)
         actions = await asyncio.get_running_loop().run_in_executor(ls.worker, compute)
         path = ls.path_of(uri)
         return [_code_action(action, uri, path, ls) for action in actions]
