@@ -440,6 +440,18 @@ def test_editor_options_select_and_force_exclude(tmp_path):
         client.close()
 
 
+def test_settings_changed_by_the_editor_recheck_open_documents(server, project):
+    path = project / "rollout.py"
+    server.open(path, ROLLOUT)
+    assert [d["code"] for d in server.diagnostics(path)] == ["VLM105"]
+    try:
+        server.notify("workspace/didChangeConfiguration", {"settings": {"vllm-lint": {"ignore": ["VLM105"]}}})
+        assert server.diagnostics(path) == []
+    finally:
+        server.notify("workspace/didChangeConfiguration", {"settings": {"vllm-lint": {"debounceMs": 10}}})
+        assert [d["code"] for d in server.diagnostics(path)] == ["VLM105"]
+
+
 def test_invalid_configuration_is_one_diagnostic(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nselect = ["VLM105"]\ntarget-version = 0.30\n')
     client = Client(cwd=str(tmp_path))
