@@ -6,6 +6,8 @@ opened, then changed again and again (full text each time), each change
 switching the finding on or off.  The latency of a change is the time from
 sending ``textDocument/didChange`` to receiving the ``publishDiagnostics``
 for that version, less the debounce the server waits for typing to pause.
+The server's own CPU time per change is reported too (Linux ``/proc``): other
+work on a shared machine stretches the latency, not that figure.
 
     python benchmarks/server_latency.py [--lines 2000] [--changes 40] [--debounce-ms 50]
 
@@ -81,7 +83,18 @@ def shell_document(lines: int, fixed: bool) -> str:
     return "\n".join(body) + "\n"
 
 
-async def measure(path: Path, make, lines: int, changes: int, debounce_ms: int, language: str) -> list[float]:
+def cpu_seconds(pid: int | None) -> float | None:
+    """User + system CPU time of a process so far (Linux ``/proc``), or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError, TypeError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(path: Path, make, lines: int, changes: int, debounce_ms: int, language: str) -> tuple[list[float], float | None]:
+    """The latency of each change (ms, debounce excluded), and the server's CPU time per change (ms)."""
     client = LanguageClient("server-latency", "1")
     published: dict[int, float] = {}
     arrived = asyncio.Condition()
@@ -112,6 +125,9 @@ async def measure(path: Path, make, lines: int, changes: int, debounce_ms: int, 
         types.DidOpenTextDocumentParams(types.TextDocumentItem(uri=uri, language_id=language, version=1, text=texts[0]))
     )
     await wait_for(1)
+    server = getattr(client, "_server", None)  # the server's process: pygls keeps it there
+    pid = getattr(server, "pid", None)
+    cpu_before = cpu_seconds(pid)
     latencies = []
     for version in range(2, changes + 2):
         sent = time.perf_counter()
@@ -123,10 +139,12 @@ async def measure(path: Path, make, lines: int, changes: int, debounce_ms: int, 
         )
         answered = await wait_for(version)
         latencies.append((answered - sent) * 1000 - debounce_ms)
+    cpu_after = cpu_seconds(pid)
+    cpu_per_change = None if cpu_before is None or cpu_after is None else (cpu_after - cpu_before) * 1000 / changes
     await client.shutdown_async(None)
     client.exit(None)
     await client.stop()
-    return latencies
+    return latencies, cpu_per_change
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,13 +159,14 @@ def main(argv: list[str] | None = None) -> int:
         for name, make, language in (("rollout.py", python_document, "python"), ("launch.sh", shell_document, "shellscript")):
             path = Path(folder) / name
             path.write_text(make(args.lines, fixed=False))
-            latencies = asyncio.run(measure(path, make, args.lines, args.changes, args.debounce_ms, language))
+            latencies, cpu = asyncio.run(measure(path, make, args.lines, args.changes, args.debounce_ms, language))
             ordered = sorted(latencies)
             median = statistics.median(ordered)
             p90 = ordered[int(0.9 * (len(ordered) - 1))]
             print(
                 f"{name} ({len(make(args.lines, False).splitlines())} lines): after the {args.debounce_ms} ms debounce, "
                 f"median {median:.1f} ms, p90 {p90:.1f} ms, max {ordered[-1]:.1f} ms over {len(ordered)} changes"
+                + (f"; server CPU {cpu:.0f} ms per change" if cpu is not None else "")
             )
             worst = max(worst, median)
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
