@@ -599,11 +599,12 @@ def test_positions_in_each_encoding_and_line_ending():
     assert utf16.position(closing) == (0, 7)
     assert utf8.position(closing) == (0, 9)
     assert utf32.position(closing) == (0, 6)
-    assert utf16.offset(0, 7) == closing
     assert utf16.position(text.index("b")) == (1, 0)
     assert utf16.position(text.index("c")) == (2, 0)  # a lone CR ends a line
-    assert utf8.offset(2, 7) == text.index("'", text.index("é"))
-    assert utf16.offset(9, 0) == len(text)
+    assert utf8.position(text.index("'", text.index("é"))) == (2, 7)
+    assert utf16.position(len(text) + 5) == (3, 0)
+    assert utf16.byte_column(3, len("c = 'é".encode())) == text.index("'", text.index("é"))
+    assert utf16.edit_offset(2, 12) == text.index("é")  # rows of ``Edit``s end at \n only: row 2 is "b = 1\rc = ..."
 
 
 def test_options_from_the_editor():

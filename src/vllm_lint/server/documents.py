@@ -12,6 +12,7 @@ so the protocol layer only translates plain data into messages.
 from __future__ import annotations
 
 import argparse
+import bisect
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -115,7 +116,8 @@ class Lines:
         end = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.text)
         return self.text[self.starts[index] : end].rstrip("\r\n")
 
-    def _units(self, text: str) -> int:
+    def units(self, text: str) -> int:
+        """How many code units of the editor's encoding ``text`` takes."""
         if self.encoding == "utf-8":
             return len(text.encode("utf-8", "surrogatepass"))
         if self.encoding == "utf-32" or text.isascii():
@@ -125,26 +127,8 @@ class Lines:
     def position(self, offset: int) -> tuple[int, int]:
         """The (line, character) of a character offset."""
         offset = max(0, min(offset, len(self.text)))
-        import bisect
-
         line = bisect.bisect_right(self.starts, offset) - 1
-        return line, self._units(self.text[self.starts[line] : offset])
-
-    def offset(self, line: int, character: int) -> int:
-        """The character offset of an editor position (clamped to the text)."""
-        if line < 0:
-            return 0
-        if line >= len(self.starts):
-            return len(self.text)
-        text = self.line_text(line)
-        if self.encoding == "utf-32" or text.isascii():
-            return self.starts[line] + min(max(character, 0), len(text))
-        units = 0
-        for index, char in enumerate(text):
-            if units >= character:
-                return self.starts[line] + index
-            units += self._units(char)
-        return self.starts[line] + len(text)
+        return line, self.units(self.text[self.starts[line] : offset])
 
     def byte_column(self, line: int, byte_col: int) -> int:
         """The character offset of a 1-based line and a UTF-8 byte column (as ``ast`` counts)."""
@@ -348,7 +332,7 @@ def diagnostics(linted: Linted, encoding: str = "utf-16") -> list[Diagnostic]:
     """The document's diagnostics: its findings, or one for a file that cannot be parsed."""
     lines = Lines(linted.text, encoding)
     if linted.problem is not None:
-        return [Diagnostic(((0, 0), (0, lines._units(lines.line_text(0)))), f"cannot read the configuration: {linted.problem}")]
+        return [Diagnostic(((0, 0), (0, lines.units(lines.line_text(0)))), f"cannot read the configuration: {linted.problem}")]
     result = linted.result
     found: list[Diagnostic] = []
     if result.error is not None:
