@@ -105,6 +105,10 @@ async def measure(path: Path, make, lines: int, changes: int, debounce_ms: int, 
             published[params.version] = time.perf_counter()
             arrived.notify_all()
 
+    @client.feature(types.WINDOW_LOG_MESSAGE)
+    def on_log(params: types.LogMessageParams) -> None:
+        print(f"server: {params.message}", file=sys.stderr)
+
     async def wait_for(version: int) -> float:
         async with arrived:
             await asyncio.wait_for(arrived.wait_for(lambda: version in published), timeout=60)

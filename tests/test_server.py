@@ -276,6 +276,12 @@ def test_fix_in_another_file_edits_that_document(server, project):
     server.change(worker, worker_text + "\n")
     assert server.diagnostics(worker) == []
 
+    # Saving a module checks the open modules that may import it again.
+    server.change(settings, settings_text)
+    server.diagnostics(settings)
+    server.notify("textDocument/didSave", {"textDocument": {"uri": uri(settings)}})
+    assert [d["code"] for d in server.diagnostics(worker)] == ["VLM105"]
+
 
 def test_save_and_close(server, project):
     path = project / "rollout.py"

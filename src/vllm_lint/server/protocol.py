@@ -185,9 +185,15 @@ def build_server() -> VllmLintServer:
         uri = params.text_document.uri
         if _settings_file(uri):
             ls.recheck_all()  # the settings of every open document may have changed
-        else:
-            ls.linted.pop(uri, None)  # files it imports may have been saved since
-            ls.schedule(uri)
+            return
+        ls.linted.pop(uri, None)  # files it imports may have been saved since
+        ls.schedule(uri)
+        if uri.endswith((".py", ".pyi")):
+            # Other open modules may import this one: their findings may have changed with it.
+            for other in list(ls.workspace.text_documents):
+                if other != uri and other.endswith((".py", ".pyi")):
+                    ls.linted.pop(other, None)
+                    ls.schedule(other, ls.options.debounce)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: VllmLintServer, params: types.DidCloseTextDocumentParams) -> None:
