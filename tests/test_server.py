@@ -130,10 +130,6 @@ def project(shared_project, request):
     return folder
 
 
-def whole(diagnostic: dict) -> dict:
-    return diagnostic["range"]
-
-
 # ------------------------------------------------------------------ diagnostics and quick fixes
 
 
@@ -149,7 +145,7 @@ def test_finding_fixed_by_its_quick_fix(server, project, tmp_path, name, languag
     assert diagnostic["codeDescription"] == {"href": VLM105_URL}
     assert "vLLM refuses to start" in diagnostic["message"]
 
-    actions = server.code_actions(path, whole(diagnostic), [diagnostic])
+    actions = server.code_actions(path, diagnostic["range"], [diagnostic])
     fix = next(a for a in actions if a["kind"] == "quickfix" and "VLM105" in a["title"] and "Disable" not in a["title"])
     assert fix["isPreferred"] is True
     assert "unsafe" not in fix["title"]
@@ -235,7 +231,7 @@ def test_disable_for_this_line(server, project, tmp_path, name, language, text):
     path = project / name
     server.open(path, text, language)
     [diagnostic] = server.diagnostics(path)
-    actions = server.code_actions(path, whole(diagnostic), [diagnostic], only=["quickfix"])
+    actions = server.code_actions(path, diagnostic["range"], [diagnostic], only=["quickfix"])
     noqa = next(a for a in actions if a["title"] == "Disable VLM105 for this line")
     assert noqa["kind"] == "quickfix"
     silenced = apply_edits(text, noqa["edit"]["changes"][uri(path)])
@@ -261,10 +257,10 @@ def test_fix_in_another_file_edits_that_document(server, project):
     server.open(worker, worker_text)
     [diagnostic] = server.diagnostics(worker)
     assert diagnostic["code"] == "VLM105"
-    fix = server.code_actions(worker, whole(diagnostic), [diagnostic], only=["quickfix"])[0]
+    fix = server.code_actions(worker, diagnostic["range"], [diagnostic], only=["quickfix"])[0]
     assert fix["title"].startswith('vllm-lint (VLM105): Set `logprobs_mode="processed_logprobs"` in ')
     assert fix["title"].endswith("serving/settings.py")
-    assert server.code_actions(worker, whole(diagnostic), [diagnostic], only=["quickfix"])[0] == fix  # asked again
+    assert server.code_actions(worker, diagnostic["range"], [diagnostic], only=["quickfix"])[0] == fix  # asked again
     changes = fix["edit"]["changes"]
     assert list(changes) == [uri(settings)]
     fixed_settings = apply_edits(settings_text, changes[uri(settings)])
@@ -321,7 +317,7 @@ def test_document_that_cannot_be_parsed_gets_one_diagnostic(server, project):
     assert diagnostic["message"].startswith("cannot parse: syntax error")
     assert "code" not in diagnostic
     assert diagnostic["source"] == "vllm-lint"
-    assert server.code_actions(path, whole(diagnostic), [diagnostic]) == []
+    assert server.code_actions(path, diagnostic["range"], [diagnostic]) == []
 
 
 def test_broken_yaml_gets_one_diagnostic(server, project):
