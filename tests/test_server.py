@@ -241,7 +241,7 @@ def test_disable_for_this_line(server, project, tmp_path, name, language, text):
     assert server.diagnostics(path) == []
 
 
-def test_fix_in_another_file_edits_that_document(server, project):
+def test_fix_in_another_file_edits_that_document(server, project, tmp_path):
     package = project / "serving"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -265,6 +265,14 @@ def test_fix_in_another_file_edits_that_document(server, project):
     assert list(changes) == [uri(settings)]
     fixed_settings = apply_edits(settings_text, changes[uri(settings)])
     assert '"logprobs_mode": "processed_logprobs"' in fixed_settings
+    [fix_all] = server.code_actions(worker, diagnostic["range"], [], only=["source.fixAll"])
+    assert list(fix_all["edit"]["changes"]) == [uri(settings)]
+    assert apply_edits(settings_text, fix_all["edit"]["changes"][uri(settings)]) == fixed_settings
+    copy = tmp_path / "copy"
+    shutil.copytree(package, copy / "serving")
+    (copy / "setup.cfg").write_text("[metadata]\nname = rollout\n")
+    cli(["check", "--fix", "serving/worker.py"], copy)
+    assert (copy / "serving" / "settings.py").read_text() == fixed_settings  # what check --fix writes
 
     # The other file's unsaved text is what the analysis reads.
     server.open(settings, fixed_settings)
