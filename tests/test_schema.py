@@ -172,3 +172,78 @@ def test_a_template_expression_split_over_lines_keeps_the_yaml_readable(tmp_path
     out = _lint(tmp_path, {"pod.yaml": manifest}, "--target-version", "0.34")
     assert "cannot parse" not in out
     assert "VLM301 --enable-reasoning" in out
+
+
+# ------------------------------------------------------------------ documented renames
+
+
+def test_renames_come_from_vllms_own_deprecation_texts():
+    renames = schema._data()["renames"]
+    cache = renames["disable_mm_preprocessor_cache"]
+    assert (cache["to"], cache["value"], cache["fix"]) == ("mm_processor_cache_gb", "0", "value")
+    assert cache["documented"] == ["0.10", "0.12"] and "Please use `--mm-processor-cache-gb 0` instead" in cache["message"]
+    assert renames["enable_multimodal_encoder_data_parallel"]["value"] == "data"
+    assert (renames["cuda_graph_sizes"]["to"], renames["cuda_graph_sizes"]["fix"]) == ("cudagraph_capture_sizes", "rename")
+    # The opposite meaning, a value vLLM picks per model, a field of another flag's value: no fix.
+    assert renames["disable_log_requests"]["to"] == "enable_log_requests" and renames["disable_log_requests"]["fix"] is None
+    assert renames["task"]["to"] == ["convert", "runner"] and renames["task"]["fix"] is None
+    assert renames["eplb_window_size"]["to"] == "eplb_config.window_size" and renames["eplb_window_size"]["fix"] is None
+    assert renames["enable_reasoning"]["fix"] is None  # --reasoning-parser needs a parser name vLLM's text does not give
+
+
+def test_the_generator_reads_subjects_and_successors_from_message_shapes():
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "tools"))
+    import vllm_schema
+
+    subjects = lambda text: [m.group(1) or m.group(2) for m in vllm_schema._SUBJECT.finditer(text)]  # noqa: E731
+    assert subjects("`--old-flag` is deprecated and will be removed in v0.13.") == ["--old-flag"]
+    assert subjects("The `--enable-x` flag is deprecated as of v0.9.0.") == ["--enable-x"]
+    assert subjects("The 'task' option has been deprecated") == ["task"]
+    assert subjects("old_name has been renamed to new_name") == ["old_name"]
+    assert subjects("`--convert reward` is deprecated") == []  # a value, not a flag, is deprecated
+    assert vllm_schema._successors("Please use `--new-flag 0` instead.") == [("--new-flag", "0")]
+    assert vllm_schema._successors("Please use --new-flag instead.") == [("--new-flag", None)]
+    assert vllm_schema._successors("has been replaced with `new_name`.") == [("new_name", None)]
+    assert vllm_schema._successors("Please use `--new-flag %d` instead.") == [("--new-flag", "?")]
+    kinds = {"--a": "flag", "--b": "one", "--c": "many", "--d": "many", "--enable-e": "bool", "--disable-f": "bool"}
+    assert vllm_schema._rename_fix("a", "b", "--a", {"flag": "--b", "value": "0"}, kinds) == "value"
+    assert vllm_schema._rename_fix("a", "b", "--a", {"flag": "--b", "value": None}, kinds) is None
+    assert vllm_schema._rename_fix("c", "d", "--c", {"flag": "--d", "value": None}, kinds) == "rename"
+    assert vllm_schema._rename_fix("c", "b", "--c", {"flag": "--b", "value": None}, kinds) is None  # a list vs one value
+    assert vllm_schema._rename_fix("disable_f", "enable_e", "--disable-f", {"flag": "--enable-e", "value": None}, kinds) is None
+
+
+def test_a_rename_is_named_only_where_the_release_has_the_successor():
+    v013, v010 = schema.schema_for(Version(0, 13)), schema.schema_for(Version(0, 10))
+    found = schema.documented_rename("disable_mm_preprocessor_cache", v013)
+    assert found.spelled(True) == "--mm-processor-cache-gb 0" and found.spelled(False) == "mm_processor_cache_gb=0"
+    assert found.release == (0, 12) and found.fix == "value"
+    assert schema.documented_rename("enable_multimodal_encoder_data_parallel", v013, "LLM").spelled(False) == 'mm_encoder_tp_mode="data"'
+    # vLLM 0.10 has no --cudagraph-capture-sizes (0.11+): nothing to rename to.
+    assert schema.documented_rename("cuda_graph_sizes", v010) is None
+    assert schema.documented_rename("max_model_len", v013) is None
+
+
+def test_rename_messages_and_fix_safety(tmp_path):
+    out = _lint(
+        tmp_path,
+        {
+            "serve.sh": """\
+                vllm serve m --disable-mm-preprocessor-cache
+                vllm serve m --disable-log-requests
+            """
+        },
+        "--target-version",
+        "0.20",
+    )
+    assert "--disable-mm-preprocessor-cache is not an argument in vLLM 0.20 (removed in 0.13); renamed to --mm-processor-cache-gb 0 (vLLM 0.12)" in out
+    assert "--disable-log-requests is not an argument in vLLM 0.20 (added in 0.33); replaced by --enable-log-requests (vLLM 0.11)" in out
+    code = subprocess.run(
+        [sys.executable, "-m", "vllm_lint", "check", "--output-format", "json", "--target-version", "0.20", str(tmp_path)],
+        capture_output=True,
+        text=True,
+    )
+    records = {r["location"]["row"]: r for r in json.loads(code.stdout)}
+    assert records[1]["fix"]["applicability"] == "unsafe"
+    assert records[1]["fix"]["edits"][0]["content"] == "--mm-processor-cache-gb 0"
+    assert records[2]["fix"] is None  # the opposite meaning: no rewrite

@@ -26,7 +26,11 @@ Per release the schema holds:
   ``| str`` member makes argparse use ``metavar``, no check), ``python`` from the
   ``EngineArgs`` field's own annotation when it is only ``Literal[...]``; a ``type``/``choices``
   changed after ``get_kwargs`` leaves it out;
-* per dest, the ``Field(ge=, gt=, le=, lt=)`` bounds of the config field it spreads.
+* per dest, the ``Field(ge=, gt=, le=, lt=)`` bounds of the config field it spreads;
+* the renames the release's own deprecation messages document (``release_renames``):
+  per old argument, its successor, the value the message writes with it, how a fix may
+  rewrite it, the message, and (across releases) the first and last release whose
+  source carries it.
 
 Option kinds in ``serve_options.json``, derived as ``get_kwargs`` derives them:
 
@@ -46,6 +50,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import sys
 import zipfile
 from pathlib import Path
@@ -492,6 +497,166 @@ def field_annotation(tree: Tree, dotted: str, cls: ast.ClassDef, name: str):
 ARG_MODULES = ("vllm.entrypoints.openai.cli_args", "vllm.entrypoints.launchers.cli_args", "vllm.entrypoints.common.cli_args")
 
 
+
+# ------------------------------------------------------------------ documented renames
+
+# Modules whose text documents the engine arguments: where a deprecation says what replaces one.
+RENAME_MODULES = ("vllm.engine.arg_utils", "vllm.config", *ARG_MODULES, "vllm.entrypoints.openai.cli_args", "vllm.entrypoints.cli.serve")
+# "`--old` is deprecated", "The `--old` flag is deprecated", "old has been renamed": the subject.
+_NAME = r"(?:--[a-z0-9][a-z0-9-]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)"
+_SUBJECT = re.compile(
+    rf"(?<![\w.`'-])(?:[`'\"]?({_NAME})[`'\"]?|[`'\"]([a-z][a-z0-9_]*)[`'\"])(?:\s+(?:flag|option|argument))?\s+"
+    r"(?:is|has been|have been|will be)\s+(?:now\s+)?(?:deprecated|renamed|replaced|removed)"
+)
+# "use `--new 0` instead", "replaced with `new`", "renamed to `new`", "in favor of new",
+# "replace this option with `--new value`": the successor, and a value written with it.
+_SUCCESSOR = re.compile(
+    r"(?:\buse|\breplaced?\s+(?:this\s+option\s+)?with|\brenamed\s+to|\bin\s+favou?r\s+of)\s+(?:the\s+)?"
+    r"(?:`(--[a-z0-9][a-z0-9.\-_]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z0-9_]+)*)(?:[ =]([^`]*))?`"
+    r"|(--[a-z0-9][a-z0-9.\-_]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?:\.[a-z0-9_]+)*)(?=[\s.,;)]|$))",
+    re.I,
+)
+
+
+def _texts(node: ast.AST) -> str | None:
+    """A string constant's text; an f-string with ``{...}`` where its fields are."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(part.value if isinstance(part, ast.Constant) else "{...}" for part in node.values)
+    return None
+
+
+def _strings(node: ast.AST) -> list[tuple[ast.AST, str]]:
+    found = []
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.JoinedStr):
+            found.append((inner, _texts(inner)))
+        elif isinstance(inner, ast.Constant) and isinstance(inner.value, str):
+            found.append((inner, inner.value))
+    inside_fstrings = {id(c) for n, _ in found if isinstance(n, ast.JoinedStr) for c in ast.walk(n) if c is not n}
+    return [(n, " ".join(t.split())) for n, t in found if id(n) not in inside_fstrings]
+
+
+def _successors(text: str) -> list[tuple[str, str | None]]:
+    found = []
+    for match in _SUCCESSOR.finditer(text):
+        name = (match.group(1) or match.group(3)).rstrip(".")
+        value = match.group(2).strip() if match.group(2) else None
+        if value is not None and (not value or re.search(r"[{}%$`\s]", value)):
+            value = "?"  # a value vLLM fills in at run time: not a fixed one
+        found.append((name, value))
+    return found
+
+
+def release_renames(tree: Tree, options: dict[str, str], kinds: dict[str, str], keywords: set[str]) -> dict[str, dict]:
+    """Arguments this release's own text says are replaced by another one: old name -> record.
+
+    A deprecation message names the old argument as its subject ("`--old` is deprecated",
+    "old has been replaced with") and the successor ("use `--new 0` instead"); when the
+    message names no successor, the strings of the ``if`` block that emits it may (the
+    hint of ``--task``).  Both must be arguments of this release (a flag or a keyword of
+    ``LLM``/``EngineArgs``; a dotted successor, ``--x-config.field``, counts by its flag).
+    """
+    by_dest: dict[str, list[str]] = {}
+    for option, dest in options.items():
+        if option.startswith("--") and dest not in ("?", "help"):
+            by_dest.setdefault(dest, []).append(option)
+
+    def resolve(name: str) -> tuple[str, str | None] | None:
+        """(argument name, its flag) for a name a message writes, None when no argument has it."""
+        base = name.split(".", 1)[0]
+        if base.startswith("--"):
+            flag = base.replace("_", "-")
+            if flag in options and options[flag] not in ("?", "help"):
+                return name.lstrip("-").replace("-", "_") if "." not in name else flag[2:].replace("-", "_") + "." + name.split(".", 1)[1], flag
+            return None
+        flag = "--" + base.replace("_", "-")
+        if flag in options or base in by_dest or base in keywords:
+            if flag not in options:
+                flag = by_dest.get(base, [None])[0]
+            return name, flag
+        return None
+
+    found: dict[str, dict] = {}
+    for dotted in RENAME_MODULES:
+        modules = [dotted]
+        if dotted == "vllm.config":
+            prefix = "vllm/config/"
+            modules += sorted(n[:-3].replace("/", ".") for n in tree.names if n.startswith(prefix) and n.endswith(".py") and "__init__" not in n)
+        for name in modules:
+            module = tree.module(name)
+            if module is None:
+                continue
+            parents: dict[int, ast.AST] = {}
+            for node in ast.walk(module):
+                for child in ast.iter_child_nodes(node):
+                    parents[id(child)] = node
+            for node, text in _strings(module):
+                if not re.search(r"deprecat|renamed|replaced", text, re.I):
+                    continue
+                for subject in _SUBJECT.finditer(text):
+                    old = resolve(subject.group(1) or subject.group(2))
+                    if old is None or "." in old[0]:
+                        continue
+                    successors = [s for s in _successors(text[subject.end():]) if s[0].lstrip("-").replace("-", "_") != old[0]]
+                    if not successors:
+                        # The hint may be another string of the block that emits the message.
+                        block = parents.get(id(node))
+                        while block is not None and not isinstance(block, (ast.If, ast.FunctionDef)):
+                            block = parents.get(id(block))
+                        if isinstance(block, ast.If):
+                            for _inner, other in _strings(block):
+                                if other != text:
+                                    successors += _successors(other)
+                    targets = {}
+                    for successor, value in successors:
+                        new = resolve(successor)
+                        if new is not None and new[0] != old[0]:
+                            targets.setdefault(new[0], (new[1], value))
+                    if not targets:
+                        continue
+                    record = found.setdefault(old[0], {"flag": old[1], "to": {}, "message": text})
+                    for new_name, (flag, value) in targets.items():
+                        record["to"].setdefault(new_name, {"flag": flag, "value": value})
+    renames = {}
+    for old, record in sorted(found.items()):
+        targets = record["to"]
+        entry = {"flag": record["flag"], "message": record["message"]}
+        if len(targets) == 1:
+            (new, target), = targets.items()
+            entry.update(to=new, to_flag=target["flag"], value=target["value"])
+            entry["fix"] = _rename_fix(old, new, record["flag"], target, kinds)
+        else:
+            entry.update(to=sorted(targets), to_flag=None, value=None, fix=None)
+        renames[old] = entry
+    return renames
+
+
+def _rename_fix(old: str, new: str, old_flag: str | None, target: dict, kinds: dict[str, str]) -> str | None:
+    """How a fix may rewrite the old argument, or None (the message alone):
+
+    * ``"rename"``: the new argument takes the same kind of value (or none): keep it;
+    * ``"value"``: the old one is an on/off flag and vLLM's text gives the new one's value.
+
+    An inverse (``disable_x`` -> ``enable_x``), a dotted successor, a value vLLM fills in
+    at run time, or kinds that differ: no fix.
+    """
+    if "." in new or old_flag is None or target["flag"] is None or target["value"] == "?":
+        return None
+    old_kind, new_kind = kinds.get(old_flag), kinds.get(target["flag"])
+    if old_kind in (None, "unknown") or new_kind in (None, "unknown"):
+        return None
+    polarity = re.compile(r"^(?:enable|disable|no|use|skip)_")
+    if polarity.match(old) and polarity.match(new) and polarity.match(old).group(0) != polarity.match(new).group(0):
+        return None
+    if target["value"] is not None:
+        return "value" if old_kind == "flag" and new_kind in ("one", "optional") else None
+    if old_kind == new_kind and old_kind != "bool":
+        return "rename"
+    return None
+
+
 def release_schema(wheel: Path) -> dict:
     """One release: options (string -> dest), keywords per constructor, choices and bounds per dest."""
     with zipfile.ZipFile(wheel) as archive:
@@ -572,9 +737,11 @@ def release_schema(wheel: Path) -> dict:
             "AsyncEngineArgs": sorted(dataclass_fields(tree, "vllm.engine.arg_utils", classes["AsyncEngineArgs"])) if "AsyncEngineArgs" in classes else sorted(engine_fields),
             "LLM": sorted(llm_keywords(tree, engine_fields)),
         }
+        all_keywords = set().union(*keywords.values())
         return {
             "options": dict(sorted(options.items())),
             "keywords": keywords,
+            "renames": release_renames(tree, options, kinds, all_keywords),
             "choices": dict(sorted(choices.items())),
             "bounds": dict(sorted(bounds.items())),
         }
@@ -656,6 +823,7 @@ def build_schema(versions) -> dict:
         "keywords": {},
         "choices": {},
         "bounds": {},
+        "renames": {},
     }
     for name in sorted(set().union(*(r["options"] for r in per_release))):
         schema["options"][name] = shared([r["options"].get(name) for r in per_release])
@@ -664,6 +832,12 @@ def build_schema(versions) -> dict:
         schema["keywords"][kind] = {
             name: shared([1 if name in names else 0 for names in present]) for name in sorted(set().union(*present))
         }
+    # A documented rename: the newest release whose text documents it has the last word.
+    for index, release in enumerate(per_release):
+        for old, record in release["renames"].items():
+            first = schema["renames"].get(old, {}).get("documented", [schema["releases"][index]])[0]
+            schema["renames"][old] = dict(record, documented=[first, schema["releases"][index]])
+    schema["renames"] = dict(sorted(schema["renames"].items()))
     for part in ("choices", "bounds"):
         for name in sorted(set().union(*(r[part] for r in per_release))):
             schema[part][name] = shared([r[part].get(name) for r in per_release])

@@ -44,6 +44,8 @@ class Finding:
     vllm_error: str | None = None  # the error vLLM would raise, verbatim
     # The engine argument a finding is about (``max_model_len``), for ``extra-arguments``.
     argument: str | None = None
+    # VLM301: the successor vLLM documents for the argument (``launch.schema.Rename``), when fixed.
+    rename: object = None
 
     @property
     def explanation(self) -> str | None:

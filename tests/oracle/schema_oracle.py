@@ -22,6 +22,11 @@ argparse whether each generated case parses:
 Each case is judged by the linter's schema (``ReleaseSchema.has_option``) and
 must agree with argparse, 100 %.
 
+Renames: for every rename VLM301 names in a release (``schema.documented_rename``),
+argparse must reject the old flag and accept what the fix writes (the successor,
+with the documented value); and each rename's deprecation message must be in the
+source of the releases the schema says document it.
+
 Choices: where an option is registered as ``add_argument("--x", **kw["field"])``
 with ``kw = get_kwargs(Config)`` and nothing changes ``kw["field"]`` afterwards,
 the oracle reads the field's annotation in ``class Config`` from the source
@@ -249,6 +254,49 @@ def choice_cases(wheel: Path, release) -> tuple[int, list[str]]:
     return checked, disagreements
 
 
+def rename_cases(version: str, argparser: argparse.ArgumentParser, release) -> tuple[int, list[str]]:
+    """Every documented rename VLM301 would name for this release: argparse rejects the old
+    flag, and accepts the successor (with the documented value) that the fix writes."""
+    checked, wrong = 0, []
+    for old, record in schema._data().get("renames", {}).items():
+        found = schema.documented_rename(old, release)
+        if found is None or release.has_option(record["flag"]):
+            continue
+        checked += 1
+        rewritten = [found.new_flag, found.value] if found.value is not None else [found.new_flag]
+        if accepts(argparser, record["flag"]):
+            wrong.append(f"{record['flag']}: argparse accepts it, yet the schema offers a rename")
+        elif " or " not in found.new_flag:
+            try:
+                _, rest = argparser.parse_known_args(rewritten)
+            except (argparse.ArgumentError, SystemExit):
+                rest = rewritten
+            if rest:
+                wrong.append(f"{record['flag']} -> {' '.join(rewritten)}: argparse rejects the successor")
+    return checked, wrong
+
+
+def documented_messages(versions) -> tuple[int, list[str]]:
+    """Each rename's message is in the source of the releases the schema says document it."""
+    checked, wrong = 0, []
+    releases = {".".join(v.split(".")[:2]): v for v in versions}
+    for old, record in schema._data().get("renames", {}).items():
+        for release in record["documented"]:
+            if release not in releases:
+                continue
+            checked += 1
+            with zipfile.ZipFile(find_wheel(releases[release])) as archive:
+                text = "".join(
+                    " ".join(archive.read(name).decode("utf-8", "replace").split())
+                    for name in archive.namelist()
+                    if name.startswith(("vllm/engine/", "vllm/config", "vllm/entrypoints/")) and name.endswith(".py")
+                )
+            words = [word for word in re.split(r"\W+", record["message"]) if len(word) > 3]
+            if not all(word in text for word in words):
+                wrong.append(f"{old}: the message is not in vllm {releases[release]}'s source")
+    return checked, wrong
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("versions", nargs="*")
@@ -278,6 +326,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"vllm {version}: {checked - len(wrong)}/{checked} choice cases agree")
         for line in wrong[:20]:
             print(f"    {line}")
+        checked, wrong = rename_cases(version, argparser, release)
+        failures += len(wrong)
+        print(f"vllm {version}: {checked - len(wrong)}/{checked} documented renames agree")
+        for line in wrong[:20]:
+            print(f"    {line}")
+    checked, wrong = documented_messages(versions)
+    failures += len(wrong)
+    print(f"documented renames: {checked - len(wrong)}/{checked} messages found in the releases that document them")
+    for line in wrong[:20]:
+        print(f"    {line}")
     return 1 if failures else 0
 
 

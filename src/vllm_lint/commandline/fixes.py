@@ -47,6 +47,8 @@ def build_fix(finding, record, ctx) -> Fix | None:
             result = _remove_adaptive(record, ctx, finding)
         elif action == "rename-to-return-sampling-mask":
             result = _rename(record, ctx)
+        elif action == "rename-argument":
+            result = _rename_argument(record, ctx, finding)
         else:
             result = None
     except (ValueError, IndexError, KeyError):
@@ -380,3 +382,50 @@ def _rename(record, ctx):
     if not spans:
         return None
     return "Rename to --return-sampling-mask", spans
+
+
+def successor_written(parsed, flag: str) -> bool:
+    """The command line already gives the successor (or may: an expansion may add any option)."""
+    return parsed.open or parsed.options is None or any(name == flag for name, _origin, _value in parsed.options)
+
+
+def _rename_argument(record, ctx, finding):
+    """VLM301: the flag (or config key) replaced by the successor vLLM documents.
+
+    ``rename``: the flag's name changes, its value stays; ``value``: an on/off flag becomes
+    the successor with the value vLLM's text gives (``--mm-processor-cache-gb 0``)."""
+    rename = finding.rename
+    if rename is None:
+        return None
+    source = ctx.source
+    words = [w for w in record.argv if w.path is None and w.located and w.start >= 0 and source.span(w.start, w.end) == finding.span]
+    if len(words) != 1 or not editable(words[0]):
+        return None
+    word = words[0]
+    new_flag = rename.new_flag
+    if successor_written(record.parsed, new_flag):
+        return None  # the successor is written too: renaming would give it twice
+    name, eq, _inline = word.text.partition("=")
+    message = f"Replace {name} with {rename.spelled(True)}"
+    if word.style == CONFIG:
+        key_node, value_node = word.extra.get("key_node"), word.extra.get("value_node")
+        if key_node is None or value_node is None:
+            return None
+        key_text = source.text[key_node.start_mark.index : key_node.end_mark.index]
+        key = new_flag[2:].replace("-", "_") if "_" in key_text or "-" not in key_text else new_flag[2:]
+        spans = [(key_node.start_mark.index, key_node.end_mark.index, key)]
+        if rename.fix == "value":
+            if source.text[value_node.start_mark.index : value_node.end_mark.index] not in ("true", "True", "TRUE"):
+                return None
+            spans.append((value_node.start_mark.index, value_node.end_mark.index, rename.value))
+        return message, spans
+    offsets = word.sub_offsets(0, len(name))
+    if offsets is None or not name.startswith("--"):
+        return None
+    if rename.fix == "rename":
+        return message, [(offsets[0], offsets[1], new_flag)]
+    if eq:
+        return None  # an on/off flag given a value: not the documented spelling
+    if word.style == SHELL:
+        return message, [(offsets[0], offsets[1], f"{new_flag} {rename.value}")]
+    return message, [(offsets[0], offsets[1], f"{new_flag}={rename.value}")]

@@ -202,7 +202,36 @@ def keep_replay_edits(finding: Finding, parsed) -> tuple[str, list[ElementEdit]]
         return _remove_adaptive(parsed)
     if action == "rename-to-return-sampling-mask":
         return _rename(parsed)
+    if action == "rename-argument":
+        return _rename_argument(parsed, finding)
     return None
+
+
+def _rename_argument(parsed, finding: Finding) -> tuple[str, list[ElementEdit]] | None:
+    """VLM301: the element's flag replaced by the successor vLLM documents (see ``commandline/fixes.py``)."""
+    rename = finding.rename
+    from vllm_lint.commandline.fixes import successor_written
+
+    if rename is None or successor_written(parsed, rename.new_flag):
+        return None
+    elements = []
+    for word in parsed.words:
+        element = _element(word)
+        if element is not None and element.extra["span"] == finding.span and element is word:
+            elements.append(element)
+    if len(elements) != 1:
+        return None
+    element = elements[0]
+    name, eq, inline = element.text.partition("=")
+    if not name.startswith("--"):
+        return None
+    if rename.fix == "rename":
+        new = rename.new_flag + (eq + inline)
+    elif eq:
+        return None
+    else:
+        new = f"{rename.new_flag}={rename.value}"
+    return f"Replace `{name}` with `{rename.spelled(True)}`", [ElementEdit(element.extra["span"], element.text, new)]
 
 
 def mask_removal_edits(parsed) -> list[ElementEdit] | None:

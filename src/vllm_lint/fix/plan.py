@@ -48,11 +48,15 @@ class Target:
     message: str
     elements: tuple = ()  # "argv": the ElementEdits, applied together or not at all
     path: str | None = None  # the other project file the edit is in (None: the linted file)
+    # "rename": the new name (default: return_sampling_mask) and, when it changes, the new
+    # value's Python source (VLM301's documented renames: ``mm_processor_cache_gb=0``).
+    new_name: str | None = None
+    new_value: str | None = None
 
     @property
     def key(self) -> tuple:
         """What the edit is: two findings with the same key share one edit."""
-        return (self.action, self.kind, self.span, self.elements, self.path)
+        return (self.action, self.kind, self.span, self.elements, self.path, self.new_name, self.new_value)
 
 
 def _name_in(finding: Finding) -> str | None:
@@ -98,9 +102,24 @@ def keep_replay_target(finding: Finding) -> Target | None:
         edit = "remove"
     elif action == "rename-to-return-sampling-mask":
         edit = "rename"
+    elif action == "rename-argument" and finding.rename is not None:
+        return _rename_target(finding, origin)
     else:
         return None
     return Target(edit, origin.kind, origin.span, finding.fix_safety, _in_file(_message(finding, edit), origin), path=origin.path)
+
+
+def _rename_target(finding: Finding, origin) -> Target | None:
+    """VLM301: the argument replaced by the successor vLLM documents (and its documented value)."""
+    from vllm_lint.launch.schema import python_literal
+
+    rename = finding.rename
+    value = python_literal(rename.value) if rename.fix == "value" and rename.value is not None else None
+    if value is not None and origin.kind not in ("keyword", "dict-entry", "subscript", "attribute"):
+        return None  # setdefault/setattr calls: the value is an argument of its own
+    written = f"{rename.new}={value}" if value is not None else rename.new
+    message = _in_file(f"Replace `{rename.old}` with `{written}`", origin)
+    return Target("rename", origin.kind, origin.span, finding.fix_safety, message, path=origin.path, new_name=rename.new, new_value=value)
 
 
 def _in_file(message: str, origin) -> str:
@@ -381,8 +400,10 @@ def plan(
                         target = None
                 elif _inside_shared(analysis, engine, finding.origin):
                     target = None
-                elif target.action == "rename" and (MASK in engine.written or MASK in engine.fields):
-                    target = None  # renaming would write return_sampling_mask twice
+                elif target.action == "rename" and (
+                    (target.new_name or MASK) in engine.written or (target.new_name or MASK) in engine.fields
+                ):
+                    target = None  # renaming would write the new name twice
         if target is not None:
             planned.append(Planned(finding, target))
     return planned

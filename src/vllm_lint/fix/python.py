@@ -65,6 +65,8 @@ class _Where:
     kind: str
     start: tuple[int, int]
     end: tuple[int, int] | None
+    new_name: str = MASK  # "rename": the new name
+    new_value: str | None = None  # "rename": the new value's source, when it changes
 
 
 # ------------------------------------------------------- comma-separated lists
@@ -369,7 +371,15 @@ class ReplayFixTransformer(cst.CSTTransformer):
         for index, target in enumerate(targets):
             if target.action == "argv":
                 continue
-            where = _Where(index, target.action, target.kind, columns.start(target.span), columns.end(target.span))
+            where = _Where(
+                index,
+                target.action,
+                target.kind,
+                columns.start(target.span),
+                columns.end(target.span),
+                target.new_name or MASK,
+                target.new_value,
+            )
             self._at.setdefault(where.start, []).append(where)
         self._elements: dict[tuple, tuple[int, ElementEdit]] = elements or {}
         self._edits_left: dict[int, int] = {}
@@ -429,9 +439,11 @@ class ReplayFixTransformer(cst.CSTTransformer):
                 if where.action == "set":
                     args[index] = arg.with_changes(value=_replace_value(arg.value, PROCESSED_LOGPROBS, quote))
                 elif where.action == "rename":
-                    if MASK in names:
+                    if where.new_name in names:
                         continue  # renaming would repeat the keyword
-                    args[index] = arg.with_changes(keyword=cst.Name(MASK))
+                    args[index] = arg.with_changes(keyword=cst.Name(where.new_name))
+                    if where.new_value is not None:
+                        args[index] = args[index].with_changes(value=_new_value(arg.value, where.new_value))
                 elif where.action == "remove":
                     removals.append(index)
                 else:
@@ -446,9 +458,9 @@ class ReplayFixTransformer(cst.CSTTransformer):
             if where.action == "set" and len(positional) >= first + 2:
                 index = positional[first + 1]
                 args[index] = args[index].with_changes(value=_replace_value(args[index].value, PROCESSED_LOGPROBS, quote))
-            elif where.action == "rename" and len(positional) > first:
+            elif where.action == "rename" and where.new_value is None and len(positional) > first:
                 index = positional[first]
-                args[index] = args[index].with_changes(value=_string(MASK, args[index].value, quote))
+                args[index] = args[index].with_changes(value=_string(where.new_name, args[index].value, quote))
             else:
                 continue  # removal happens at the statement
             self.applied.add(where.index)
@@ -511,9 +523,11 @@ class ReplayFixTransformer(cst.CSTTransformer):
                 if where.action == "set":
                     elements[index] = element.with_changes(value=_replace_value(element.value, PROCESSED_LOGPROBS, quote))
                 elif where.action == "rename":
-                    if MASK in keys:
+                    if where.new_name in keys:
                         continue
-                    elements[index] = element.with_changes(key=_string(MASK, element.key, quote))
+                    elements[index] = element.with_changes(key=_string(where.new_name, element.key, quote))
+                    if where.new_value is not None:
+                        elements[index] = elements[index].with_changes(value=_new_value(element.value, where.new_value))
                 elif where.action == "remove":
                     removals.append(index)
                 else:
@@ -619,10 +633,12 @@ class ReplayFixTransformer(cst.CSTTransformer):
             if where.action == "set":
                 node = node.with_changes(value=_replace_value(node.value, PROCESSED_LOGPROBS, '"'))
             elif where.action == "rename":
-                renamed = _renamed_target(target)
+                renamed = _renamed_target(target, where.new_name)
                 if renamed is None:
                     continue
                 node = node.with_changes(targets=[node.targets[0].with_changes(target=renamed)])
+                if where.new_value is not None:
+                    node = node.with_changes(value=_new_value(node.value, where.new_value))
             else:
                 continue  # removal happens at the statement
             self.applied.add(where.index)
@@ -708,14 +724,23 @@ def _is_setattr(call: cst.Call) -> bool:
     return isinstance(call.func, cst.Name) and call.func.value == "setattr"
 
 
-def _renamed_target(target: cst.BaseAssignTargetExpression) -> cst.BaseAssignTargetExpression | None:
+def _new_value(old: cst.BaseExpression, source: str) -> cst.BaseExpression:
+    """The literal ``source`` in place of ``old``; its parentheses survive."""
+    new = cst.parse_expression(source)
+    lpar = getattr(old, "lpar", ())
+    if lpar:
+        new = new.with_changes(lpar=lpar, rpar=getattr(old, "rpar", ()))
+    return new
+
+
+def _renamed_target(target: cst.BaseAssignTargetExpression, name: str = MASK) -> cst.BaseAssignTargetExpression | None:
     if isinstance(target, cst.Attribute):
-        return target.with_changes(attr=cst.Name(MASK))
+        return target.with_changes(attr=cst.Name(name))
     if isinstance(target, cst.Subscript) and len(target.slice) == 1:
         element = target.slice[0]
         if isinstance(element.slice, cst.Index) and isinstance(element.slice.value, cst.SimpleString):
             value = element.slice.value
-            new_index = element.slice.with_changes(value=_string(MASK, value, '"'))
+            new_index = element.slice.with_changes(value=_string(name, value, '"'))
             return target.with_changes(slice=[element.with_changes(slice=new_index)])
     return None
 

@@ -10,7 +10,10 @@ and loaded on first use.  Per release it knows
 * the keywords ``LLM(...)``, ``EngineArgs(...)`` and ``AsyncEngineArgs(...)`` accept;
 * per ``dest``, the values argparse (``cli``) and the config's validation
   (``python``) accept, when they are a closed ``Literal`` set;
-* per ``dest``, the ``Field(ge/gt/le/lt)`` bounds of the config field it maps to.
+* per ``dest``, the ``Field(ge/gt/le/lt)`` bounds of the config field it maps to;
+
+and, for all releases, the renames vLLM's deprecation messages document
+(``documented_rename``).
 
 Values shared by several releases are stored once: a value, or
 ``{"@": [[first release index, value], ...]}`` where it changes.
@@ -131,3 +134,58 @@ def near_miss(name: str, candidates) -> str | None:
 
 def release_text(release: tuple[int, int]) -> str:
     return "%d.%d" % release
+
+
+@dataclass(frozen=True)
+class Rename:
+    """A replacement vLLM's own text documents for an argument (``--old`` is deprecated,
+    use ``--new value`` instead), from the newest release whose source says so."""
+
+    old: str  # the old argument's name (``disable_mm_preprocessor_cache``)
+    new: str  # its successor (``mm_processor_cache_gb``)
+    new_flag: str  # the successor's flag (``--mm-processor-cache-gb``)
+    value: str | None  # the value vLLM's text writes with the successor (``0``)
+    fix: str | None  # "rename" (same kind of value), "value" (an on/off flag -> the value), None
+    release: tuple[int, int]  # the newest release whose source documents it
+    message: str  # vLLM's deprecation text, verbatim
+
+    def spelled(self, command_line: bool) -> str:
+        """The successor as a command line (``--mm-processor-cache-gb 0``) or Python (``mm_processor_cache_gb=0``) writes it."""
+        if command_line:
+            return self.new_flag + (f" {self.value}" if self.value is not None else "")
+        return self.new + (f"={python_literal(self.value)}" if self.value is not None else "")
+
+
+def python_literal(text: str) -> str:
+    """A value vLLM's text writes on the command line, as a Python literal (a number or a string)."""
+    for convert in (int, float):
+        try:
+            return repr(convert(text))
+        except ValueError:
+            continue
+    return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def documented_rename(name: str, release: ReleaseSchema, kind: str | None = None) -> Rename | None:
+    """The documented successor of an argument the release lacks, when the release has it.
+
+    ``kind``: the constructor a Python keyword is given to (None: a ``vllm serve`` flag).
+    A replacement by several arguments (``--task``: ``--runner`` or ``--convert``) or by a
+    field of another argument's JSON value names no single successor: None.
+    """
+    record = _data().get("renames", {}).get(name)
+    if record is None:
+        return None
+    documented = tuple(int(part) for part in record["documented"][-1].split("."))
+    targets = record["to"] if isinstance(record["to"], list) else [record["to"]]
+    available = []
+    for new in targets:
+        flag = "--" + new.replace("_", "-")
+        if "." in new or not (new in release.keywords.get(kind, ()) if kind else flag in release.options):
+            return None  # a successor the release lacks: the rename does not help here
+        available.append(new)
+    if len(available) != 1:
+        # Several successors (--task: --runner or --convert, depending on the model): named, never fixed.
+        joined = " or ".join(("--" + n.replace("_", "-")) if kind is None else n for n in available)
+        return Rename(name, joined, joined, None, None, documented, record["message"])  # type: ignore[arg-type]
+    return Rename(name, available[0], record["to_flag"], record.get("value"), record.get("fix"), documented, record["message"])  # type: ignore[arg-type]

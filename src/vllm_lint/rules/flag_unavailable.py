@@ -6,6 +6,17 @@ compose or Dockerfile command, an argv list). The message says when another
 release has it ("removed in 0.X", "added in 0.Y") and suggests the closest
 argument the release has.
 
+When vLLM's own source documents a successor for the argument (a deprecation
+message such as "`--disable-mm-preprocessor-cache` is deprecated ... Please use
+`--mm-processor-cache-gb 0` instead") and the target release has that
+successor, the message names it: "renamed to --mm-processor-cache-gb 0 (vLLM
+0.12)", with the newest release whose source says so. A successor with the
+opposite meaning (`--disable-log-requests` -> `--enable-log-requests`), several
+successors (`--task` -> `--runner` or `--convert`, depending on the model) or a
+field of another argument's value (`--eplb-window-size` ->
+`eplb_config.window_size`) is named ("replaced by ...") but never written for
+you.
+
 ## Why is this bad?
 `EngineArgs` is a plain dataclass: vLLM raises a `TypeError`; the server's
 argument parser stops with `unrecognized arguments`, before any GPU work, and
@@ -28,8 +39,26 @@ llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_l
 ```
 
 ## Fix safety
-No automatic fix: upgrade vLLM (pin the release that has the argument), or
-use the argument the release has instead.
+A documented rename is fixed, as an unsafe fix (`--unsafe-fixes`), in Python
+keywords and dict keys, command lines, argv lists, Dockerfiles, Kubernetes and
+compose YAML and `--config` files:
+
+* the successor takes the same kind of value: the flag or keyword is renamed
+  and its value kept (`--cuda-graph-sizes 8 16` -> `--cudagraph-capture-sizes 8 16`);
+* an on/off flag whose successor takes a value: the flag is replaced by the
+  successor with the value vLLM's text writes (`--disable-mm-preprocessor-cache`
+  -> `--mm-processor-cache-gb 0`; `disable_mm_preprocessor_cache=True` ->
+  `mm_processor_cache_gb=0`); a keyword set to anything but `True` is left alone.
+
+Unsafe because the same words do not always mean the same thing across
+releases: vLLM documents the rename in the release that has both arguments,
+while the file was written for some older one, where the old argument may have
+meant something else (`--cuda-graph-sizes 512` asked for sizes up to 512 in
+vLLM 0.10 and for exactly 512 in 0.11-0.12), and a documented value replaces
+what the user wrote. Nothing is rewritten when the successor is already
+written, or for the cases above that are only named. Otherwise: upgrade vLLM
+(pin the release that has the argument), or use the argument the release has
+instead.
 
 ## Options
 `extra-arguments = ["my_plugin_arg", "--my-flag"]` in `[tool.vllm-lint]`
@@ -41,6 +70,7 @@ For a release it does not have, the newest release stands in, and only
 arguments that no known release has are reported.
 """
 
+from vllm_lint.facts import known_bool
 from vllm_lint.launch import schema
 from vllm_lint.rules.base import Rule, name_of, unknown_setting_error
 from vllm_lint.versions import ALL_VERSIONS
@@ -75,7 +105,11 @@ def check(facts, version):
         if not release.exact and present_in:
             continue
         guess = schema.near_miss(name, names)
-        yield _finding(facts, name, release, present_in, guess, facts.location_of(name))
+        finding = _finding(facts, name, release, present_in, guess, facts.location_of(name))
+        rename = schema.documented_rename(name, release, facts.kind)
+        if rename is not None:
+            _renamed(finding, rename, facts, name, origin)
+        yield finding
 
 
 def _options(facts, release):
@@ -89,7 +123,11 @@ def _options(facts, release):
         long_options = [name for name in release.options if name.startswith("--")]
         guess = schema.near_miss(option, long_options) if option.startswith("--") else None
         span = origin.span if origin is not None and origin.path is None else facts.anchor
-        yield _finding(facts, option, release, present_in, guess, span)
+        finding = _finding(facts, option, release, present_in, guess, span)
+        rename = schema.documented_rename(bare, release) if option.startswith("--") else None
+        if rename is not None:
+            _renamed(finding, rename, facts, option, origin if origin is not None and origin.path is None else None)
+        yield finding
 
 
 def _finding(facts, name, release, present_in, guess, span):
@@ -111,6 +149,24 @@ def _finding(facts, name, release, present_in, guess, span):
     )
     finding.argument = name.lstrip("-").replace("-", "_")
     return finding
+
+
+def _renamed(finding, rename, facts, name, origin) -> None:
+    """Name the documented successor; offer the fix where vLLM's text makes it certain."""
+    command_line = facts.source == "command-line"
+    spelled = rename.spelled(command_line)
+    # An on/off keyword not known to be on: the documented value is the successor of "on" only.
+    switched_off = rename.fix == "value" and not command_line and known_bool(facts.get(name)) is not True
+    verb = "renamed to" if rename.fix is not None and not switched_off else "replaced by"
+    when = " when on" if switched_off else ""
+    head = finding.message.rsplit("; ", 1)[0]
+    finding.message = f"{head}; {verb} {spelled}{when} (vLLM {schema.release_text(rename.release)})"
+    if rename.fix is None or origin is None or switched_off:
+        return
+    finding.origin = origin
+    finding.fix_action = "rename-argument"
+    finding.fix_safety = "unsafe"
+    finding.rename = rename
 
 
 def _replay_flags(facts, version):
@@ -137,6 +193,7 @@ RULE = Rule(
     scope="engine",
     check=check,
     doc=__doc__,
+    fix_safety="unsafe",
     vllm_errors=(
         "EngineArgs.__init__() got an unexpected keyword argument '<name>'",
         "vllm serve: error: unrecognized arguments: --<flag>",
