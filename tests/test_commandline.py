@@ -538,3 +538,36 @@ def test_config_file_named_by_a_command_line_is_not_read_as_a_whole(tmp_path):
     finally:
         project.MAX_SCANNED_FILES = original
         project._references.clear()
+
+
+# ------------------------------------------------------------------ vLLM --config files
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("tensor-parallel-size: 2\nmax-model-len: 8192\n", True),
+        ("tensor_parallel_size: 2\nmax_model_len: 8192\nmax-num-sequences: 8\nport: 1\nhost: x\n", True),  # one typo in five
+        ("model: Qwen/Qwen3-8B\nport: 8000\nhost: 0.0.0.0\n", False),  # names other programs share
+        ("max-model-len: 8192\n", False),  # one key
+        ("model-path: m\ntp-size: 2\nmem-fraction-static: 0.8\nkv-cache-dtype: fp8\nport: 1\n", False),  # SGLang
+        ("gpu_memory_utilization: 0.6\nmax_model_len: 8192\nrollout_n: 8\nresponse_length: 1\n", False),  # a trainer's
+        ("replicaCount: 1\nimage:\n  repository: vllm/vllm-openai\nmodel: m\n", False),  # Helm values
+    ],
+)
+def test_the_bytes_of_a_config_file_say_whether_it_may_be_one(text, expected):
+    from vllm_lint.launch.configfile import may_be_config_bytes
+
+    assert may_be_config_bytes(text.encode()) is expected
+
+
+def test_a_config_file_is_the_launchs_when_a_vllm_launch_names_it(tmp_path):
+    from vllm_lint.launch.project import config_launches
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "args.yaml").write_text("max-num-seqs: 8\nmodel: m\n")
+    (tmp_path / "other.yaml").write_text("max-num-seqs: 8\nmodel: m\n")
+    (tmp_path / "serve.sh").write_text("docker run vllm/vllm-openai:v0.31.0 \\\n  --config /cfg/args.yaml\n")
+    (tmp_path / "train.sh").write_text("# uses vllm for rollouts\npython train.py --config other.yaml\n")
+    assert config_launches(str(tmp_path / "args.yaml")) == ([str(tmp_path / "serve.sh")], "0.31")
+    assert config_launches(str(tmp_path / "other.yaml")) == ([], None)

@@ -33,7 +33,11 @@ _SERVER = re.compile(rb"serve|api_server|vllm-openai")  # the vLLM image runs `v
 def may_have_findings(data: bytes, kind: str) -> bool:
     """A cheap test on the raw bytes, before any parsing."""
     if kind == "yaml":
-        return _RELEVANT.search(data) is not None or (_VLLM.search(data) is not None and _SERVER.search(data) is not None)
+        if _RELEVANT.search(data) is not None or (_VLLM.search(data) is not None and _SERVER.search(data) is not None):
+            return True
+        from vllm_lint.launch.configfile import may_be_config_bytes
+
+        return may_be_config_bytes(data)  # a vLLM --config file: its top-level keys say so
     if _LAUNCHER.search(data) is None:
         return False
     if _RELEVANT.search(data) is not None:
@@ -197,31 +201,35 @@ class Context:
             return self.source.span(first.start, last.end)
         return self.source.span(first.start, first.end)
 
-    def add_config_document(self, root, whole: bool = False) -> None:
+    def add_config_document(self, root, whole: bool = False, schema: bool = False, version=None) -> None:
         """A vLLM config file linted on its own.
 
         ``whole``: read as ``vllm serve MODEL --config FILE`` reads it (the model
         and the environment unknown); otherwise the rest of the command line is
-        unknown too.
+        unknown too.  ``schema``: the file is a vLLM config (its structure or a
+        launch says so), so every key is checked against the argument schema;
+        ``version``: the release a launch of it runs (its image tag).
         """
         from vllm_lint.facts import UNKNOWN
         from vllm_lint.launch.configfile import config_words
         from vllm_lint.launch.flags import SERVE, Dialect, interpret, word_origin
         from vllm_lint.launch.words import open_word
 
-        words = config_words(self.source, root, SERVE, self.version, None, self.config_entries)
+        version = version or self.version
+        words = config_words(self.source, root, SERVE, version, None, self.config_entries)
         if not words:
             return
         anchor = self.source.span(words[0].start, words[0].end)
-        dialect = Dialect("config", config="none", positional_model=False)
+        dialect = Dialect("config-file" if schema else "config", config="none", positional_model=False)
         argv = words if whole else words + [open_word()]
         try:
-            parsed = interpret(argv, dialect, self.version, lambda w: word_origin(w, self.source, anchor), self.load_config)
+            parsed = interpret(argv, dialect, version, lambda w: word_origin(w, self.source, anchor), self.load_config)
         except Exception:  # noqa: BLE001 - a config vLLM cannot read: nothing to report
             return
         if whole:
             parsed.fields.setdefault("model", UNKNOWN)  # the command line names it
         self._record(parsed, "config", anchor, {}, whole, words)
+        self.records[-1].version = version
 
     # ---------------------------------------------------------- config files
 

@@ -385,8 +385,11 @@ def _rename(record, ctx):
 
 
 def successor_written(parsed, flag: str) -> bool:
-    """The command line already gives the successor (or may: an expansion may add any option)."""
-    return parsed.open or parsed.options is None or any(name == flag for name, _origin, _value in parsed.options)
+    """The command line already gives the successor.  (An expansion, ``$EXTRA``, may give it
+    too; argparse keeps the last one, as it would have for the old flag.)"""
+    if parsed.options is None:
+        return True
+    return any(name == flag for name, _origin, _value in parsed.options)
 
 
 def _rename_argument(record, ctx, finding):

@@ -20,14 +20,19 @@
 * CI and launcher scripts: string values of ``run`` (GitHub Actions,
   SkyPilot), ``script``/``before_script``/``after_script`` (GitLab),
   ``commands``/``cmds`` are shell scripts.
-* A vLLM ``--config`` file linted on its own.  When every top-level key
-  (at least two, one of them a replay setting) is a ``vllm serve`` option of
-  the target release and no file of the project names it (a command line
-  that passes it with ``--config`` may add any flag), it is read as
-  ``vllm serve MODEL --config FILE`` reads it: findings at its keys, the
-  model and the environment unknown.  Otherwise (top-level replay option
-  keys among others) the rest of its command line is unknown, so only
-  options no release accepts are reported (VLM301, VLM302).
+* A vLLM ``--config`` file.  A YAML file is one when (a) a vLLM launch of
+  the project names it (``vllm serve ... --config serve.yaml`` in a script,
+  manifest, Dockerfile or argv list; ``launch.project.config_launches``): it
+  is read with the rest of the command line unknown, against the release of
+  the launch's image tag; or (b) its structure says so
+  (``launch.configfile.standalone_config``): a flat mapping whose keys are
+  (almost) all options of some release, one of them vLLM's own.  Every key is
+  then checked against the argument schema (VLM301/303/304).  When every key
+  is an option of the target release and no file of the project names it, it
+  is read as ``vllm serve MODEL --config FILE`` reads it (the replay rules
+  too, the model and the environment unknown).  A file with a replay setting
+  among other keys is neither: only options no release accepts are reported
+  (VLM301, VLM302).
 * Helm templates: ``{{ ... }}`` is unknown text; list items inside
   ``{{ if }}``/``{{ range }}`` may be absent.
 
@@ -151,10 +156,47 @@ class _Reader:
                 if isinstance(service, yaml.MappingNode):
                     self.compose_service(service)
             return
-        if isinstance(root, yaml.MappingNode) and not keys & {"apiVersion", "kind"} and self._is_vllm_config(root):
-            self.ctx.add_config_document(root, whole=self._is_serve_config(root))
-            return
+        if isinstance(root, yaml.MappingNode) and not keys & {"apiVersion", "kind"}:
+            if self._config_document(root):
+                return
         self.walk(root, env_above=False)
+
+    def _config_document(self, root) -> bool:
+        """Read the document as a vLLM ``--config`` file when it is one; True when it was.
+
+        * A launch of the project names it (``vllm serve ... --config serve.yaml`` in a script,
+          manifest, Dockerfile or argv list): the launch decides; its image tag, when every
+          launch agrees on one, is the release (unless the target version was set).  The rest
+          of the command line is the launch's, unknown here.
+        * Its structure says so (``configfile.standalone_config``): read as
+          ``vllm serve MODEL --config FILE`` when every key is an option of the target release
+          and no file names it, else with the rest of the command line unknown.
+        * A replay setting among other keys: only options no release has are reported.
+        """
+        from vllm_lint.launch.configfile import option_names, standalone_config
+        from vllm_lint.launch.project import config_launches
+
+        templated = bool(self.templates.lines) or PLACEHOLDER in self.ctx.source.text
+        markers = self._is_vllm_config(root)
+        standalone = not templated and standalone_config(root)
+        plain = self.ctx.path not in ("-", "stdin", "<stdin>")
+        if not templated and plain and (markers or standalone or _keys(root) & option_names()):
+            launches, release = config_launches(self.ctx.path)
+            if launches:
+                version = None
+                if release is not None and not getattr(self.ctx, "explicit_version", False):
+                    from vllm_lint.versions import Version
+
+                    version = Version.parse(release)
+                self.ctx.add_config_document(root, whole=False, schema=True, version=version)
+                return True
+        if standalone:
+            self.ctx.add_config_document(root, whole=self._is_serve_config(root), schema=True)
+            return True
+        if markers:
+            self.ctx.add_config_document(root, whole=self._is_serve_config(root))
+            return True
+        return False
 
     def _is_serve_config(self, root) -> bool:
         """Every top-level key is a `vllm serve` option of the release (more than one), no file names it."""

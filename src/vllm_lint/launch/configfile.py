@@ -12,6 +12,8 @@ key is dropped and the setting keeps its default; a list -> ``--key item ...``
 from __future__ import annotations
 
 import json
+import re
+from functools import lru_cache
 
 from vllm_lint.facts import UNKNOWN, Known, Mapping, Origin
 from vllm_lint.launch.flags import Dialect, table_for
@@ -151,3 +153,80 @@ def read_config_file(full_path: str, dialect: Dialect, version: Version, display
     except (yaml.YAMLError, RecursionError, ValueError):
         return None
     return config_words(source, root, dialect, version, display_path, entries)
+
+
+# ------------------------------------------------------------ is this a vLLM config file?
+
+# vLLM option names that other programs' configs use too (an app's model and port, a
+# trainer's seed and dtype, a launcher's nnodes): they do not make a file a vLLM config.
+GENERIC_KEYS = frozenset(
+    {
+        "model", "port", "host", "seed", "dtype", "device", "tokenizer", "revision", "task", "config",
+        "api-key", "served-model-name", "trust-remote-code", "quantization", "load-format", "download-dir",
+        "nnodes", "node-rank", "hf-config-path", "chat-template", "log-level", "headless", "help", "version",
+    }
+)
+# Top-level keys of a YAML file, from its bytes (no parse): `key:` at the start of a line.
+_TOP_LEVEL_KEY = re.compile(rb"^([A-Za-z][\w-]*)[ \t]*:(?:[ \t]|$)", re.M)
+MIN_KNOWN_PER_UNKNOWN = 4  # at most one key that no release has per four that some release has
+
+
+@lru_cache(maxsize=1)
+def option_names() -> frozenset[str]:
+    """Every long option of ``vllm serve`` in any known release, without its dashes (``max-model-len``)."""
+    from vllm_lint.launch import schema
+
+    return frozenset(name[2:] for name in schema._data()["options"] if name.startswith("--"))
+
+
+def key_census(keys) -> tuple[int, int, int]:
+    """(keys that are an option of some release, keys that are none, options that are not generic)."""
+    names = option_names()
+    known = unknown = distinctive = 0
+    for key in keys:
+        name = key.split(".", 1)[0].replace("_", "-")
+        if name in names:
+            known += 1
+            distinctive += name not in GENERIC_KEYS
+        else:
+            unknown += 1
+    return known, unknown, distinctive
+
+
+def config_like(keys) -> bool:
+    """Keys that make a flat mapping a vLLM config: at least two; (almost) all of them options of
+    some release (at most one other per four options); at least one that is vLLM's own, not
+    one of the names other programs share (``GENERIC_KEYS``)."""
+    keys = list(keys)
+    known, unknown, distinctive = key_census(keys)
+    return len(set(keys)) >= 2 and distinctive >= 1 and unknown * MIN_KNOWN_PER_UNKNOWN <= known
+
+
+def may_be_config_bytes(data: bytes) -> bool:
+    """A cheap test on a YAML file's bytes: its top-level keys may make it a vLLM config file."""
+    keys = [match.decode("ascii") for match in _TOP_LEVEL_KEY.findall(data)]
+    return len(keys) >= 2 and config_like(keys)
+
+
+def standalone_config(root) -> bool:
+    """A YAML document that is a vLLM config file by its structure alone: a flat mapping of
+    string keys to scalars, lists of scalars, or (for an option's JSON value) mappings, whose
+    keys are ``config_like``."""
+    import yaml
+
+    if not isinstance(root, yaml.MappingNode):
+        return False
+    keys = []
+    names = option_names()
+    for key_node, value_node in root.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
+            return False
+        key = key_node.value
+        if isinstance(value_node, yaml.SequenceNode):
+            if not all(isinstance(item, yaml.ScalarNode) for item in value_node.value):
+                return False
+        elif isinstance(value_node, yaml.MappingNode):
+            if key.split(".", 1)[0].replace("_", "-") not in names:
+                return False  # nested sections of another program's config
+        keys.append(key)
+    return config_like(keys)

@@ -81,7 +81,7 @@ REPORTED_WHEN_MISSING = frozenset(
 NON_UPSTREAM = frozenset({"enable_return_sampling_mask", "return_sampling_mask_logprobs"})
 ENABLE_DISABLE = (0, 33)  # EnableDisableAction: --disable-x for --enable-x
 # Launchers whose options are exactly vLLM's (a wrapper script's parser may add its own).
-SCHEMA_DIALECTS = frozenset({"serve", "api_server"})
+SCHEMA_DIALECTS = frozenset({"serve", "api_server", "config-file"})
 
 
 @dataclass(frozen=True)

@@ -157,3 +157,118 @@ def named_elsewhere(path: str) -> bool:
     if references is None:
         return True
     return any(other != full for other in references.get(os.path.basename(full).encode(), ()))
+
+
+# `--config PATH`, `--config=PATH`, `"--config", "PATH"`, a YAML list's `- --config` / `- PATH`.
+_CONFIG_OPTION = rb"--config(?:=|(?:[\"',\s\\]|-[ \t])+)[\"']?([^\s\"',\]\\]*%s)(?=[\s\"',\]\\]|$)"
+# A vLLM server launch: `vllm serve`, `"vllm", "serve"`, the API server module, the vLLM image, Dynamo's worker.
+_VLLM_LAUNCH = re.compile(rb"\bvllm[\"',\s]+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai|dynamo\.vllm")
+_DOCKER_VLLM_BASE = re.compile(rb"^\s*FROM\s+(?:--\S+\s+)*\S*vllm/vllm-openai\S*", re.M | re.I)
+_DOCKER_RUN = re.compile(rb"^\s*(?:CMD|ENTRYPOINT)\b", re.I)
+_IMAGE_TAG = re.compile(rb"vllm/vllm-openai:v?(\d+\.\d+)(?:\.\d+)?\b")
+
+
+def config_launches(path: str) -> tuple[list[str], str | None]:
+    """The project's files that launch vLLM with ``--config`` naming this file, and the vLLM
+    release their image tags agree on (``vllm/vllm-openai:v0.31.0``), if any.
+
+    A file counts when it mentions vLLM and passes ``--config`` a path that ends in this
+    file's name (``--config configs/serve.yaml``, ``"--config", "serve.yaml"``, ``--config=...``).
+    """
+    full = os.path.normpath(os.path.abspath(path))
+    root = project_root(full)
+    if root is None:
+        return [], None
+    references = config_references(root)
+    if not references:
+        return [], None
+    name = os.path.basename(full).encode()
+    pattern = re.compile(_CONFIG_OPTION % re.escape(name))
+    launches: list[str] = []
+    tags: set[bytes] = set()
+    for other in sorted(references.get(name, ())):
+        if other == full:
+            continue
+        try:
+            with open(other, "rb") as handle:
+                data = handle.read(MAX_SCANNED_BYTES)
+        except OSError:
+            continue
+        matches = [
+            m for m in pattern.finditer(data) if _same_file(other, m.group(1), full) and _vllm_command(data, m.start())
+        ]
+        if not matches:
+            continue
+        launches.append(other)
+        tags.update(_IMAGE_TAG.findall(data))
+    release = tags.pop().decode() if len(tags) == 1 else None
+    return launches, release
+
+
+def _same_file(launching: str, written: bytes, full: str) -> bool:
+    """The path written after --config may be this file: relative to the launching file, or a
+    path we cannot resolve (absolute in a container, relative to an unknown working folder)."""
+    text = written.decode("utf-8", "replace")
+    if "$" in text or "{" in text or os.path.isabs(text) or "/" not in text:
+        return True
+    candidate = os.path.normpath(os.path.join(os.path.dirname(launching), text))
+    return candidate == full or not os.path.exists(candidate)
+
+
+def _lines_around(data: bytes, offset: int) -> tuple[list[bytes], int]:
+    lines = data.split(b"\n")
+    position = 0
+    for index, line in enumerate(lines):
+        if position + len(line) >= offset:
+            return lines, index
+        position += len(line) + 1
+    return lines, len(lines) - 1
+
+
+def _indent(line: bytes) -> int:
+    """Where a line's content starts; a YAML list item's content is after its ``- ``."""
+    match = re.match(rb"[ \t]*(?:-[ \t]+)*", line)
+    return match.end() if match else 0
+
+
+def _vllm_command(data: bytes, offset: int) -> bool:
+    """The ``--config`` at ``offset`` is an argument of a vLLM server launch: the launcher is in
+    the same command (a shell line with its continuations, a bracketed argv list, the YAML
+    mapping whose ``args``/``command`` list holds it), or the Dockerfile that runs it is built
+    on the vLLM image."""
+    lines, index = _lines_around(data, offset)
+    first = last = index
+    while first > 0 and lines[first - 1].rstrip().endswith(b"\\"):
+        first -= 1
+    while last + 1 < len(lines) and lines[last].rstrip().endswith(b"\\"):
+        last += 1
+    command = b"\n".join(lines[first : last + 1])
+    if _VLLM_LAUNCH.search(command):
+        return True
+    if _DOCKER_VLLM_BASE.search(data) and _DOCKER_RUN.match(lines[first]):
+        return True
+    # An argv list written over lines: from the nearest unclosed "[" before it to its "]".
+    start = data.rfind(b"[", max(0, offset - 4000), offset)
+    end = data.find(b"]", offset)
+    if start >= 0 and end >= 0 and data.count(b"]", start, offset) == 0 and _VLLM_LAUNCH.search(data[start:end]):
+        return True
+    # A YAML list item (`- --config`): the mapping that holds the list (one item of a list of
+    # containers: from its `- name: ...` line to the next item).
+    item = re.compile(rb"[ \t]*-[ \t]")
+    if item.match(lines[index]):
+        top = index
+        while top > 0 and (item.match(lines[top - 1]) or not lines[top - 1].strip()):
+            top -= 1
+        if top == 0:
+            return False
+        key_indent = _indent(lines[top - 1])
+        low = top - 1
+        while low > 0 and not item.match(lines[low]) and (not lines[low - 1].strip() or _indent(lines[low - 1]) >= key_indent):
+            low -= 1
+        high = index
+        while high + 1 < len(lines) and (not lines[high + 1].strip() or _indent(lines[high + 1]) >= key_indent):
+            if item.match(lines[high + 1]) and _indent(lines[high + 1]) == key_indent:
+                break  # the next container
+            high += 1
+        return _VLLM_LAUNCH.search(b"\n".join(lines[low : high + 1])) is not None
+    return False
