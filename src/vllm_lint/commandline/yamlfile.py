@@ -173,14 +173,16 @@ class _Reader:
           and no file names it, else with the rest of the command line unknown.
         * A replay setting among other keys: only options no release has are reported.
         """
-        from vllm_lint.launch.configfile import option_names, standalone_config
+        from vllm_lint.launch.configfile import config_like, flat_mapping
         from vllm_lint.launch.project import config_launches
 
         templated = bool(self.templates.lines) or PLACEHOLDER in self.ctx.source.text
         markers = self._is_vllm_config(root)
-        standalone = not templated and standalone_config(root)
+        flat = None if templated else flat_mapping(root)
+        standalone = flat is not None and config_like(flat)
         plain = self.ctx.path not in ("-", "stdin", "<stdin>")
-        if not templated and plain and (markers or standalone or _keys(root) & option_names()):
+        # Only a file shaped like a config may be one a launch names (the search reads the project).
+        if plain and (markers or flat is not None):
             launches, release = config_launches(self.ctx.path)
             if launches:
                 version = None

@@ -209,24 +209,31 @@ def may_be_config_bytes(data: bytes) -> bool:
 
 
 def standalone_config(root) -> bool:
-    """A YAML document that is a vLLM config file by its structure alone: a flat mapping of
-    string keys to scalars, lists of scalars, or (for an option's JSON value) mappings, whose
-    keys are ``config_like``."""
+    """A YAML document that is a vLLM config file by its structure alone: ``flat_mapping``,
+    with keys that are ``config_like``."""
+    keys = flat_mapping(root)
+    return keys is not None and config_like(keys)
+
+
+def flat_mapping(root) -> list[str] | None:
+    """The keys of a mapping of string keys to scalars, lists of scalars, or (for an option's
+    JSON value) mappings, when one of them is a vLLM option other programs do not share;
+    else None.  A launch may pass such a file with ``--config``."""
     import yaml
 
     if not isinstance(root, yaml.MappingNode):
-        return False
+        return None
     keys = []
     names = option_names()
     for key_node, value_node in root.value:
         if not isinstance(key_node, yaml.ScalarNode) or key_node.tag != "tag:yaml.org,2002:str":
-            return False
+            return None
         key = key_node.value
         if isinstance(value_node, yaml.SequenceNode):
             if not all(isinstance(item, yaml.ScalarNode) for item in value_node.value):
-                return False
+                return None
         elif isinstance(value_node, yaml.MappingNode):
             if key.split(".", 1)[0].replace("_", "-") not in names:
-                return False  # nested sections of another program's config
+                return None  # nested sections of another program's config
         keys.append(key)
-    return config_like(keys)
+    return keys if key_census(keys)[2] >= 1 else None
