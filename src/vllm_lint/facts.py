@@ -193,6 +193,9 @@ class EngineFacts:
     # Command lines read by vLLM's own parser: every option written, in order, as
     # (option string, where, value text or None); None where the options are not all known.
     options: list | None = None
+    # The server runs in an image that is not vLLM's own (``vllm/vllm-omni``, a platform's
+    # build): plugins installed there may add options, so one no release has is unknown.
+    extended_parser: bool = False
 
     def get(self, name: str) -> Fact:
         if name in self.fields:

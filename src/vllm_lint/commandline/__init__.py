@@ -155,6 +155,7 @@ class Context:
 
     def add_launch(self, launch, command_range=None) -> None:
         from vllm_lint.launch.flags import ParseFailure, interpret, word_origin
+        from vllm_lint.launch.launchers import is_vllm_build
 
         anchor = self._anchor_span(launch.anchor)
         version = self.version_in(launch.image or self.image)
@@ -170,6 +171,9 @@ class Context:
             return
         self._record(parsed, launch.dialect.name, anchor, launch.env, launch.env_open, launch.args, command_range)
         self.records[-1].version = version
+        image = launch.image or self.image
+        if image is not None and not is_vllm_build(image):
+            self.records[-1].facts.extended_parser = True
 
     def _record(self, parsed, kind: str, anchor: Span, env: dict, env_open: bool, argv: list[Word], command_range=None) -> None:
         mask = parsed.mask_word

@@ -60,6 +60,11 @@ written, or for the cases above that are only named. Otherwise: upgrade vLLM
 (pin the release that has the argument), or use the argument the release has
 instead.
 
+A server in a container whose image is not vLLM's own (`vllm/vllm-openai`, or
+a rebuild of it named `.../vllm-openai...`) may have plugins that add options
+(`vllm/vllm-omni` adds `--omni`): there, only options that some release had
+are reported, against the release the image names when it names one.
+
 ## Options
 `extra-arguments = ["my_plugin_arg", "--my-flag"]` in `[tool.vllm-lint]`
 declares arguments that a vLLM fork or plugin adds: they are never reported.
@@ -120,6 +125,8 @@ def _options(facts, release):
         present_in = schema.option_releases(option)
         if not release.exact and present_in:
             continue
+        if facts.extended_parser and not present_in:
+            continue  # an image's plugin may add it (vllm-omni's --omni)
         long_options = [name for name in release.options if name.startswith("--")]
         guess = schema.near_miss(option, long_options) if option.startswith("--") else None
         span = origin.span if origin is not None and origin.path is None else facts.anchor
