@@ -80,7 +80,7 @@ def collect(ctx) -> None:
 
     text = ctx.source.text
     templates = Templates()
-    if "{{" in text:
+    if "{{" in text or "{%" in text or "{#" in text:
         text, templates = strip_templates(text)
     reader = _Reader(ctx, templates)
     for document in compose_all(text):

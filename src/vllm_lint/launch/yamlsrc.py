@@ -12,9 +12,13 @@ import re
 
 PLACEHOLDER = "\ue000"  # stands for a Helm/Go template expression: unknown text
 
-_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 _CONTROL_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(/\*.*?\*/|[^{}]*?)\s*-?\}\}[ \t]*)+$")
 _ACTION = re.compile(r"\{\{-?\s*(\w+)")
+# Jinja (a YAML file rendered by Python tooling): `{% for ... %}` / `{% endfor %}` lines, `{# ... #}`.
+_JINJA_LINE = re.compile(r"^[ \t]*(?:(?:\{%-?.*?-?%\}|\{#.*?#\})[ \t]*)+$")
+_JINJA_ACTION = re.compile(r"\{%-?\s*(\w+)")
+_JINJA_OPEN = frozenset({"for", "if", "macro", "call", "filter", "with", "block", "raw"})
 
 
 def loader():
@@ -169,6 +173,20 @@ def strip_templates(text: str) -> tuple[str, Templates]:
     templates = Templates()
     out_lines = []
     for number, line in enumerate(text.split("\n"), start=1):
+        if ("{%" in line or "{#" in line) and _JINJA_LINE.match(line):
+            action = _JINJA_ACTION.search(line)
+            word = action.group(1) if action else ""
+            if word in _JINJA_OPEN:
+                kind = "open"
+            elif word.startswith("end"):
+                kind = "close"
+            elif word in ("else", "elif"):
+                kind = "else"
+            else:
+                kind = "emit"
+            templates.lines[number] = kind
+            out_lines.append(" " * len(line))
+            continue
         if "{{" in line and _CONTROL_LINE.match(line):
             action = _ACTION.search(line)
             word = action.group(1) if action else ""
