@@ -78,12 +78,22 @@ _COMPOSE_VAR = re.compile(r"\$\$|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 
 def collect(ctx) -> None:
 
+    import yaml
+
     text = ctx.source.text
     templates = Templates()
-    if "{{" in text or "{%" in text or "{#" in text:
+    if "{{" in text:
         text, templates = strip_templates(text)
+    documents = None
+    if "{%" in text or "{#" in text:
+        # A file rendered with Jinja is not YAML until rendered; valid YAML that merely holds
+        # Jinja (a chat template in a block scalar) is read as it is.
+        try:
+            documents = list(compose_all(text))
+        except yaml.YAMLError:
+            text, templates = strip_templates(ctx.source.text, jinja=True)
     reader = _Reader(ctx, templates)
-    for document in compose_all(text):
+    for document in documents if documents is not None else compose_all(text):
         if document is not None:
             reader.document(document)
 

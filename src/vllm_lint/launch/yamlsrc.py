@@ -12,6 +12,7 @@ import re
 
 PLACEHOLDER = "\ue000"  # stands for a Helm/Go template expression: unknown text
 
+_HELM_TEMPLATE = re.compile(r"\{\{.*?\}\}", re.DOTALL)
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
 _CONTROL_LINE = re.compile(r"^[ \t]*(\{\{-?\s*(/\*.*?\*/|[^{}]*?)\s*-?\}\}[ \t]*)+$")
 _ACTION = re.compile(r"\{\{-?\s*(\w+)")
@@ -169,11 +170,13 @@ class Templates:
         return sorted((line, kind) for line, kind in self.lines.items() if first <= line <= last)
 
 
-def strip_templates(text: str) -> tuple[str, Templates]:
+def strip_templates(text: str, jinja: bool = False) -> tuple[str, Templates]:
+    """Helm's ``{{ ... }}`` (and, with ``jinja``, Jinja's ``{% ... %}``/``{# ... #}``) made
+    unknown text; control lines become blank and are kept in ``templates``."""
     templates = Templates()
     out_lines = []
     for number, line in enumerate(text.split("\n"), start=1):
-        if ("{%" in line or "{#" in line) and _JINJA_LINE.match(line):
+        if jinja and ("{%" in line or "{#" in line) and _JINJA_LINE.match(line):
             action = _JINJA_ACTION.search(line)
             word = action.group(1) if action else ""
             if word in _JINJA_OPEN:
@@ -215,4 +218,4 @@ def strip_templates(text: str) -> tuple[str, Templates]:
             lines.append(line[: len(line) - len(body)] + PLACEHOLDER * len(body))
         return "\n".join(lines)
 
-    return _TEMPLATE.sub(placeholder, stripped), templates
+    return (_TEMPLATE if jinja else _HELM_TEMPLATE).sub(placeholder, stripped), templates
