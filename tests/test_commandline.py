@@ -571,3 +571,24 @@ def test_a_config_file_is_the_launchs_when_a_vllm_launch_names_it(tmp_path):
     (tmp_path / "train.sh").write_text("# uses vllm for rollouts\npython train.py --config other.yaml\n")
     assert config_launches(str(tmp_path / "args.yaml")) == ([str(tmp_path / "serve.sh")], "0.31")
     assert config_launches(str(tmp_path / "other.yaml")) == ([], None)
+
+
+@pytest.mark.parametrize(
+    "image, release",
+    [
+        ("vllm/vllm-openai:v0.31.0", "0.31"),
+        ("registry.example.com/platform/vllm-openai:v0.10.2-kvcache-v0.5.0", "0.10"),  # the leading version
+        ("registry.example.com/platform/vllm-openai:kvcache-v0.8.5-20250520", "0.8"),  # one version word
+        ("registry.example.com/platform/vllm-openai-kvcache:v0.12.0-20251101", "0.12"),
+        ("registry.example.com/platform/vllm-openai:kv-v0.8.5-lm-v0.3.1", None),  # two: which is vLLM's?
+        ("registry.example.com/platform/vllm-openai:2025-05-05-v1", None),
+        ("vllm/vllm-openai:latest", None),
+        ("vllm/vllm-omni:v0.20.0", None),  # another program's release
+        ("ghcr.io/example/chat-api:v0.31.0", None),
+    ],
+)
+def test_the_release_an_image_names(image, release):
+    from vllm_lint.launch.launchers import image_release
+
+    found = image_release(image)
+    assert (None if found is None else f"{found.major}.{found.minor}") == release
