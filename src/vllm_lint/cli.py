@@ -5,6 +5,7 @@
     vllm-lint rule                  a table of the rules
     vllm-lint rule --all            every rule's documentation
     vllm-lint server                a language server for editors (LSP over stdio)
+    vllm-lint explain PATH[:LINE]   each engine's configuration, and where each value comes from
 
 Exit codes: 0 nothing found, 1 findings (or unreadable files), 2 usage or
 internal error.
@@ -100,6 +101,20 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("code", nargs="?", help="code or name, e.g. VLM105 or replay-logprobs-mode")
     rule.add_argument("--all", action="store_true", help="print every rule's documentation")
     rule.add_argument("--markdown", action="store_true", help="the reference as Markdown, with a table (docs/rules.md)")
+
+    # The subcommand's code (vllm_lint.explain) loads only when it runs.
+    explain = commands.add_parser(
+        "explain",
+        help="print the configuration each engine in a file gets, and where each value comes from",
+        description="For each vLLM engine built or launched in a file (or the one at LINE): every replay-relevant "
+        "setting and every argument written anywhere, as known (its value, where it was written and how it travelled), "
+        "default (vLLM's default for the release) or unknown (and why); the model runner vLLM picks; the findings "
+        "`check` reports on it.",
+    )
+    explain.add_argument("target", metavar="PATH[:LINE]", help="a file; LINE selects the engine whose call or command covers it")
+    explain.add_argument("--target-version", metavar="X.Y[.Z]", help="vLLM release to explain for (e.g. 0.33)")
+    explain.add_argument("--config", metavar="PYPROJECT", help="read [tool.vllm-lint] from this file")
+    explain.add_argument("--output-format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -462,6 +477,10 @@ def main(argv: list[str] | None = None) -> int:
             from vllm_lint.server import main as serve
 
             return serve()
+        if args.command == "explain":
+            from vllm_lint.explain import run_explain
+
+            return run_explain(args, sys.stdout, sys.stderr)
         parser.print_help()
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -67,6 +67,34 @@ class Origin:
     kind: str
     container: int | None = None
     path: str | None = None  # set when the value was written in another file
+    # How the value travelled to the engine (``vllm-lint explain`` only): a tuple of ``Step``.
+    # Not part of equality: two paths that carry the same written value carry the same origin.
+    via: tuple = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a value on its way to an engine: ``splatted`` (``**mapping``), ``called-from``
+    (code run for a call), ``config-file`` (read through ``--config``), ``framework-key``."""
+
+    kind: str
+    span: Span
+    path: str | None = None  # None: the file being read
+    detail: str = ""
+
+
+class Trace:
+    """Whether the resolvers record how values travel (``Origin.via``).  Only ``vllm-lint explain``
+    turns it on, so ``check`` pays one attribute test where a value moves."""
+
+    active = False
+
+
+def moved(origin: Origin | None, step: Step) -> Origin | None:
+    """``origin`` with one more step on its way (explain mode)."""
+    if origin is None:
+        return None
+    return Origin(origin.span, origin.kind, origin.container, origin.path, origin.via + (step,))
 
 
 @dataclass(frozen=True)

@@ -145,17 +145,11 @@ def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, 
     from vllm_lint.checker import check_facts
     from vllm_lint.frameworks.report import decorate
 
-    if backend_is_other(pack, tree):
+    built = _built(pack, tree, anchor_default)
+    if _explained is not None:
+        _explained.append((pack, built, version))
+    if built is None:
         return []
-    if pack.switches:
-        from vllm_lint.frameworks.switches import apply_switches
-
-        apply_switches(pack, tree)
-    anchor = anchor_default
-    replay = _replay_entry(pack, tree)
-    if replay is not None and replay.key_span is not None and replay.path is None:
-        anchor = replay.key_span
-    built = build(pack, tree, anchor)
     result = []
     # Each request is checked on its own so that a finding names the keys of its own group.
     batches = [(check_facts([built.engine], [], version), built.decided_by)]
@@ -171,6 +165,47 @@ def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, 
                 result.append(told)
     result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
     return result
+
+
+def _built(pack: Pack, tree: ConfigTree, anchor_default: Span):
+    """The engine and requests a merged config builds; None when it runs another backend than vLLM."""
+    if backend_is_other(pack, tree):
+        return None
+    if pack.switches:
+        from vllm_lint.frameworks.switches import apply_switches
+
+        apply_switches(pack, tree)
+    anchor = anchor_default
+    replay = _replay_entry(pack, tree)
+    if replay is not None and replay.key_span is not None and replay.path is None:
+        anchor = replay.key_span
+    return build(pack, tree, anchor)
+
+
+# ``vllm-lint explain`` only: while a list, every engine a pack builds is added to it as
+# (pack, Built or None for another backend, target version), in the order packs apply.
+_explained: list | None = None
+
+
+def config_engines(source, path: str, kind: str, version, packs: list[Pack], version_source: str = "") -> list[tuple]:
+    """The engine each applying pack builds from a config file: (pack, ``Built``, target version, ``Applied``)."""
+    return _collected(config_findings, source, path, kind, version, packs, version_source)
+
+
+def launch_engines(words, source, path: str, version, span_of=None, fallback: Span | None = None, version_source: str = "") -> list[tuple]:
+    """The engine a framework launch builds: [(pack, ``Built``, target version, ``Applied``)]."""
+    return _collected(launch_findings, words, source, path, version, span_of, fallback, version_source)
+
+
+def _collected(lint, *arguments) -> list[tuple]:
+    global _explained
+    saved, _explained = _explained, []
+    try:
+        _, applied = lint(*arguments)
+        built = _explained
+    finally:
+        _explained = saved
+    return [(pack, engine, target, applying) for (pack, engine, target), applying in zip(built, applied) if engine is not None]
 
 
 def _replay_entry(pack: Pack, tree: ConfigTree):
@@ -434,4 +469,4 @@ def _merged_unresolved(
     return tree, why
 
 
-__all__ = ["ConfigSyntaxError", "PackError", "config_findings", "launch_findings"]
+__all__ = ["ConfigSyntaxError", "PackError", "config_engines", "config_findings", "launch_engines", "launch_findings"]

@@ -107,6 +107,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._returns: list[object] | None = None
         self._stopped = False
         self._inline_stack: list[ast.AST] = []
+        # Explain mode (``Trace.active``): the calls whose code is running, innermost last, as Steps.
+        self._trace_calls: list = []
         self._inline_budget = MAX_INLINED_CALLS
         self._unroll_budget = MAX_UNROLLED_ITERATIONS
         # Set while a function of another project module is inlined: the file its code is in.

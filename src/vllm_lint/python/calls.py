@@ -7,7 +7,7 @@ import ast
 import json
 from dataclasses import dataclass
 
-from vllm_lint.facts import UNKNOWN
+from vllm_lint.facts import UNKNOWN, Trace, moved
 from vllm_lint.python import symbols
 from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import (
@@ -139,6 +139,12 @@ class CallsMixin:
             if func.path is not None:
                 with self._at_call(node, func.path):
                     return self._inline_body(func, fn, bindings)
+            if Trace.active:
+                self._trace_calls.append(self._trace_step("called-from", node))
+                try:
+                    return self._inline_body(func, fn, bindings)
+                finally:
+                    self._trace_calls.pop()
             return self._inline_body(func, fn, bindings)
         finally:
             if at_module:
@@ -206,11 +212,12 @@ class CallsMixin:
             if isinstance(value, DictObj):
                 self._feed(value)
                 keywords_open = keywords_open or not value.complete
+                step = self._trace_step("splatted", keyword) if Trace.active else None
                 for key, slot in value.items.items():
                     if key in positional_names or key in keyword_names:
                         bound[key] = read_slot(slot, UNKNOWN)
                     else:
-                        extra.items[key] = slot
+                        extra.items[key] = slot if step is None else Slot(slot.value, moved(slot.origin, step))
             else:
                 self._escape(value)
                 keywords_open = True

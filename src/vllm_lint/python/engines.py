@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts, join_engines
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts, Trace, join_engines, moved
 from vllm_lint.python import symbols
 from vllm_lint.python.state import (
     ENV_UNSET,
@@ -116,6 +116,11 @@ class EnginesMixin:
                 self._feed(value)
                 if not value.complete:
                     open_ = True
+                if Trace.active:
+                    step = self._trace_step("splatted", keyword)
+                    for key, slot in value.items.items():
+                        slots.setdefault(key, Slot(slot.value, moved(slot.origin, step)))
+                    continue
                 for key, slot in value.items.items():
                     slots.setdefault(key, slot)
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from vllm_lint.facts import ABSENT, UNKNOWN, Origin, Span
+from vllm_lint.facts import ABSENT, UNKNOWN, Origin, Span, Trace
 from vllm_lint.python import symbols
 from vllm_lint.python.project import ProjectModule
 from vllm_lint.python.state import (
@@ -47,7 +47,15 @@ class ExpressionsMixin:
 
     def _origin(self, span: Span, kind: str, container: int | None = None) -> Origin:
         """Where a value is written: in this file, or in the project module whose function is being inlined."""
+        if Trace.active and self._trace_calls:
+            return Origin(span, kind, container, self._foreign_path, tuple(reversed(self._trace_calls)))
         return Origin(span, kind, container, self._foreign_path)
+
+    def _trace_step(self, kind: str, node: ast.AST):
+        """A step of a value's way at ``node``, in the file whose code runs (explain mode)."""
+        from vllm_lint.facts import Step
+
+        return Step(kind, Span(node.lineno, node.col_offset, node.end_lineno, node.end_col_offset), self._foreign_path)
 
     def _lookup(self, name: str) -> object:
         if name in self.state.names:

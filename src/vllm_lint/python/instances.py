@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 
-from vllm_lint.facts import UNKNOWN, Span
+from vllm_lint.facts import UNKNOWN, Span, Trace
 from vllm_lint.python import symbols
 from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import MAX_INLINE_DEPTH, SELF_SHADOW, Scope, SelfAttribute, State
@@ -252,6 +252,8 @@ class _AtCall:
     def __enter__(self) -> None:
         analysis = self.analysis
         self.saved = (analysis._anchor_site, analysis._foreign_path)
+        if Trace.active:
+            analysis._trace_calls.append(analysis._trace_step("called-from", self.call))
         if analysis._anchor_site is None:
             # No end position: the call is not a constructor a fix could add a keyword to.
             analysis._anchor_site = Span(self.call.lineno, self.call.col_offset)
@@ -260,6 +262,8 @@ class _AtCall:
 
     def __exit__(self, *exc) -> None:
         self.analysis._anchor_site, self.analysis._foreign_path = self.saved
+        if Trace.active:
+            self.analysis._trace_calls.pop()
 
 
 class _NotFollowed:
