@@ -327,6 +327,8 @@ def render(report: EngineReport) -> str:
             rows.extend(_choice_lines(setting))
     for name, setting in report.env.items():
         state, value, where = _setting_columns(setting)
+        if state == "default" and setting.get("value") is None:
+            value = "(unset)"
         rows.append((f"env {name}", state, value, where))
     lines.extend(_table(rows, "  "))
     runner = report.runner
@@ -437,10 +439,20 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
     from vllm_lint.python import project_modules
     from vllm_lint.python.analyzer import analyze_module
 
+    from vllm_lint.findings import FileError
+    from vllm_lint.lint import syntax_error_reason
+
     source = _source_of(path, result)
     if source is None:
         return []
-    tree = ast.parse(source, filename=path)
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as error:  # a file ``check`` skips unparsed (it cannot hold a finding)
+        result.error = FileError(path, syntax_error_reason(error), error.lineno or 1)
+        return []
+    except ValueError as error:
+        result.error = FileError(path, str(error))
+        return []
     project = project_modules()
     with project.analysing(path):
         analysis = analyze_module(tree, path, project)
@@ -517,7 +529,7 @@ def _env_setting(engine: EngineFacts) -> dict:
     if value is ABSENT:
         if engine.source == "framework":
             return {"state": "unknown", "reason": "the framework's process environment is not known"}
-        return {"state": "default", "value": None, "from": "unset: vLLM decides"}
+        return {"state": "default", "value": None, "from": "not set: vLLM decides"}
     reason = "the environment is changed by code vllm-lint does not follow" if engine.source == "python" else "the environment is not known here"
     return {"state": "unknown", "reason": reason}
 

@@ -1,0 +1,390 @@
+"""``vllm-lint explain PATH[:LINE]``: the configuration each engine gets, with origins."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vllm_lint.cli import main
+from vllm_lint.facts import Trace
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "testdata" / "explain"
+
+
+@pytest.fixture(autouse=True)
+def in_fixtures(monkeypatch):
+    monkeypatch.chdir(FIXTURES)
+
+
+def explain(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["explain", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def engines(capsys, *argv: str) -> list[dict]:
+    code, out, err = explain(capsys, *argv, "--output-format", "json")
+    assert code == 0, err
+    return json.loads(out)["engines"]
+
+
+def only(capsys, *argv: str) -> dict:
+    found = engines(capsys, *argv)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# ------------------------------------------------------------------ Python
+
+
+def test_literal_keywords_are_known_where_written(capsys):
+    engine = only(capsys, "requests.py", "--target-version", "0.33")
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask == {
+        "state": "known",
+        "value": True,
+        "origin": {"path": "requests.py", "line": 3, "col": 28, "kind": "keyword"},
+        "via": [],
+    }
+    assert engine["settings"]["logprobs_mode"]["value"] == "processed_logprobs"
+    assert engine["settings"]["model"]["origin"]["kind"] == "positional"
+
+
+def test_dict_entry_splatted_into_the_constructor(capsys):
+    engine = only(capsys, "train.py", "--target-version", "0.33")
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["origin"] == {"path": "train.py", "line": 3, "col": 18, "kind": "dict-entry"}
+    assert mask["via"] == [{"step": "splatted", "path": "train.py", "line": 4, "col": 28}]
+    # Every argument set anywhere is listed, not only the replay settings.
+    assert engine["settings"]["tensor_parallel_size"]["value"] == 2
+    assert engine["findings"] == ["VLM105"]
+
+
+def test_dict_flow_in_text(capsys):
+    code, out, _ = explain(capsys, "train.py", "--target-version", "0.33")
+    assert code == 0
+    assert "dict entry at train.py:3:18, splatted at train.py:4:28" in out
+    assert out.startswith("train.py:4: LLM (vLLM 0.33)\n")
+    assert "findings: VLM105" in out
+
+
+def test_value_passed_through_a_helper_of_another_module(capsys):
+    engine = only(capsys, "project/train.py", "--target-version", "0.33")
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["value"] is True
+    assert mask["origin"] == {"path": "project/helpers.py", "line": 7, "col": 9, "kind": "keyword"}
+    assert mask["via"] == [{"step": "called-from", "path": "project/train.py", "line": 5, "col": 11}]
+    assert engine["built_at"] == {"path": "project/helpers.py", "line": 5, "col": 12}
+    # A keyword of the call that lands in the helper's **overrides, then in the constructor.
+    seed = engine["settings"]["seed"]
+    assert seed["origin"]["path"] == "project/train.py"
+    assert seed["via"] == [{"step": "splatted", "path": "project/helpers.py", "line": 8, "col": 9}]
+    assert engine["findings"] == ["VLM105"]
+    code, out, _ = explain(capsys, "project/train.py", "--target-version", "0.33")
+    assert "keyword at project/helpers.py:7:9, called from project/train.py:5:11" in out
+
+
+def test_defaults_of_the_target_release(capsys):
+    engine = only(capsys, "train.py", "--target-version", "0.33")
+    assert engine["settings"]["logprobs_mode"] == {"state": "default", "value": "raw_logprobs", "from": "vLLM 0.33's default"}
+    assert engine["settings"]["enable_trace_replay"]["value"] is False
+    assert engine["env"]["VLLM_USE_V2_MODEL_RUNNER"]["state"] == "default"
+
+
+def test_settings_a_release_lacks_are_not_listed(capsys):
+    # enable_trace_replay arrived in 0.29, return_sampling_mask in 0.28.
+    engine = only(capsys, "requests.py", "--target-version", "0.28")
+    assert "enable_trace_replay" not in engine["settings"]
+    assert "enable_batch_sharded_sampling" not in engine["settings"]
+    old = only(capsys, "train.py", "--target-version", "0.20")
+    # Written, so listed, though 0.20 does not know it.
+    assert old["settings"]["return_sampling_mask"]["state"] == "known"
+    assert "enable_trace_replay" not in old["settings"]
+
+
+def test_a_default_vllm_lint_does_not_know_is_not_invented(capsys):
+    engine = only(capsys, "requests.py", "--target-version", "0.33")
+    assert engine["settings"]["model"]["state"] == "known"
+    # The model default differs between releases: when nothing names it, explain says it does not know.
+    from vllm_lint.explain import ENGINE_DEFAULTS, NOT_KNOWN
+
+    assert ENGINE_DEFAULTS["model"][0][1] is NOT_KNOWN
+
+
+def test_request_parameters_and_their_defaults(capsys):
+    engine = only(capsys, "requests.py", "--target-version", "0.33")
+    [request] = engine["requests"]
+    assert request["line"] == 4
+    assert request["settings"]["temperature"]["value"] == 0.0
+    assert request["settings"]["temperature"]["origin"]["line"] == 4
+    assert request["settings"]["top_k"] == {"state": "default", "value": 0, "from": "vLLM 0.33's default"}
+    assert request["settings"]["max_tokens"]["value"] == 64
+    assert request["findings"] == ["VLM201"]
+    assert engine["findings"] == []
+
+
+def test_unknowns_say_why(capsys):
+    helper, main_engine = engines(capsys, "unknowns.py", "--target-version", "0.33")
+    assert helper["line"] == 7
+    assert helper["settings"]["return_sampling_mask"]["state"] == "unknown"
+    assert helper["settings"]["return_sampling_mask"]["reason"] == "from a parameter of build: mask"
+    assert helper["settings"]["logprobs_mode"]["reason"] == "unresolved **engine_kwargs (a parameter of build)"
+    assert main_engine["settings"]["logprobs_mode"]["state"] == "unknown"
+    assert main_engine["settings"]["logprobs_mode"]["reason"] == "runtime data: args.logprobs_mode"
+    assert main_engine["settings"]["logprobs_mode"]["origin"]["line"] == 17
+    # Unknown means silence: no finding on either.
+    assert helper["findings"] == [] and main_engine["findings"] == []
+    assert main_engine["runner"]["reason"] == "nothing known selects V1; an unknown value might"
+
+
+def test_values_that_differ_between_branches_are_a_choice(capsys):
+    engine = only(capsys, "branches.py", "--target-version", "0.33")
+    mode = engine["settings"]["logprobs_mode"]
+    assert mode["state"] == "choice"
+    assert [option["value"] for option in mode["alternatives"]] == ["processed_logprobs", "raw_logprobs"]
+    assert all(option["state"] == "known" for option in mode["alternatives"])
+    # One path is clean, so check reports nothing (a must-analysis).
+    assert engine["findings"] == []
+    code, out, _ = explain(capsys, "branches.py", "--target-version", "0.33")
+    assert '"processed_logprobs" | "raw_logprobs"' in out
+    assert out.count("    or known") == 2
+
+
+# ------------------------------------------------------------ command lines
+
+
+def test_shell_script_with_a_config_file(capsys):
+    engine = only(capsys, "serving/serve.sh", "--target-version", "0.33")
+    assert engine["kind"] == "vllm serve"
+    assert (engine["line"], engine["target_version"]) == (5, "0.33")
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["origin"] == {"path": "serving/replay.yaml", "line": 1, "col": 1, "kind": "config-key"}
+    assert mask["via"] == [{"step": "config-file", "path": "serving/serve.sh", "line": 7, "col": 3}]
+    assert engine["settings"]["model"]["value"] == "Qwen/Qwen3-4B"
+    assert engine["settings"]["tensor_parallel_size"]["value"] == 2
+    assert engine["findings"] == []
+
+
+def test_a_config_file_read_on_its_own(capsys):
+    engine = only(capsys, "serving/replay.yaml", "--target-version", "0.33")
+    mask = engine["settings"]["return_sampling_mask"]
+    # The command line that reads the file may override what it says.
+    assert mask["state"] == "unknown"
+    assert mask["reason"] == "written here, but the command line that reads this file may override it"
+    assert mask["origin"]["line"] == 1
+
+
+def test_dockerfile_runs_in_the_tagged_image(capsys):
+    engine = only(capsys, "serving/Dockerfile")
+    assert engine["target_version"] == "0.31"  # the image tag
+    assert engine["settings"]["return_sampling_mask"]["origin"]["kind"] == "flag"
+    assert engine["env"]["VLLM_USE_V2_MODEL_RUNNER"]["value"] == "0"
+    assert engine["runner"]["runner"] == "V1"
+    assert "VLLM_USE_V2_MODEL_RUNNER=0" in engine["runner"]["reason"]
+    assert engine["findings"] == ["VLM101"]
+
+
+def test_words_a_linter_cannot_expand_make_settings_unknown(capsys):
+    engine = only(capsys, "serving/dynamic.sh", "--target-version", "0.33")
+    assert engine["settings"]["logprobs_mode"]["state"] == "unknown"
+    assert "cannot expand" in engine["settings"]["logprobs_mode"]["reason"]
+
+
+# --------------------------------------------------------------- frameworks
+
+
+def test_verl_config_maps_keys_to_engine_arguments(capsys):
+    engine = only(capsys, "../frameworks/verl/replay_ppo.yaml", "--target-version", "0.33")
+    assert engine["framework"] == "verl"
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["value"] is True
+    assert mask["origin"]["line"] == 19
+    assert mask["via"][0]["step"] == "framework-key"
+    assert "actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask -> return_sampling_mask" in mask["via"][0]["detail"]
+    rollout, validation = engine["requests"]
+    assert rollout["settings"]["temperature"]["origin"]["line"] == 16
+    top_k = rollout["settings"]["top_k"]
+    assert top_k["state"] == "default" and top_k["value"] == -1
+    assert top_k["from"].startswith("verl's default for actor_rollout_ref.rollout.top_k")
+    assert validation["findings"] == ["VLM201"]
+    assert rollout["findings"] == ["VLM202"]
+    assert engine["findings"] == ["VLM201", "VLM202"]
+
+
+def test_a_framework_config_for_another_backend_has_no_engine(capsys, tmp_path):
+    config = tmp_path / "sglang_ppo.yaml"
+    config.write_text(
+        "actor_rollout_ref:\n  rollout:\n    name: sglang\n    engine_kwargs:\n      vllm:\n        return_sampling_mask: true\n"
+    )
+    code, out, _ = explain(capsys, str(config))
+    assert code == 0
+    assert "no vLLM engine" in out
+
+
+# ------------------------------------------------------------ PATH:LINE
+
+
+def test_line_of_the_construction_and_inside_the_call(capsys):
+    at_call = only(capsys, "unknowns.py:14", "--target-version", "0.33")
+    inside = only(capsys, "unknowns.py:17", "--target-version", "0.33")
+    assert at_call == inside
+    assert at_call["line"] == 14
+    helper = only(capsys, "unknowns.py:7", "--target-version", "0.33")
+    assert helper["line"] == 7
+    command = only(capsys, "serving/serve.sh:6", "--target-version", "0.33")
+    assert command["line"] == 5
+
+
+def test_a_line_with_no_engine_says_so(capsys):
+    code, out, _ = explain(capsys, "unknowns.py:11")
+    assert code == 1
+    assert out == "unknowns.py:11: no engine is constructed or launched on this line\n"
+    code, out, _ = explain(capsys, "unknowns.py:11", "--output-format", "json")
+    assert code == 1
+    assert json.loads(out) == {"engines": [], "message": "unknowns.py:11: no engine is constructed or launched on this line"}
+
+
+# ----------------------------------------------------------------- output
+
+
+def test_json_shape(capsys):
+    code, out, _ = explain(capsys, "requests.py", "--target-version", "0.33", "--output-format", "json")
+    data = json.loads(out)
+    assert list(data) == ["engines"]
+    [engine] = data["engines"]
+    assert list(engine) == ["path", "line", "kind", "target_version", "settings", "env", "runner", "findings", "requests"]
+    assert (engine["path"], engine["line"], engine["kind"], engine["target_version"]) == ("requests.py", 3, "LLM", "0.33")
+    assert list(engine["settings"]["return_sampling_mask"]) == ["state", "value", "origin", "via"]
+    assert list(engine["settings"]["return_sampling_mask"]["origin"]) == ["path", "line", "col", "kind"]
+    assert list(engine["settings"]["speculative_config"]) == ["state", "value", "from"]
+    assert list(engine["runner"]) == ["runner", "reason"]
+    assert list(engine["requests"][0]) == ["path", "line", "settings", "findings"]
+    unknown = only(capsys, "unknowns.py:14")["settings"]["logprobs_mode"]
+    assert list(unknown) == ["state", "reason", "origin"]
+    choice = only(capsys, "branches.py")["settings"]["logprobs_mode"]
+    assert list(choice) == ["state", "alternatives"]
+
+
+def test_text_is_a_table_per_engine(capsys):
+    code, out, _ = explain(capsys, "unknowns.py", "--target-version", "0.33")
+    assert code == 0
+    blocks = out.split("\n\n")
+    assert [block.splitlines()[0] for block in blocks] == ["unknowns.py:7: LLM (vLLM 0.33)", "unknowns.py:14: LLM (vLLM 0.33)"]
+    table = blocks[1].splitlines()[1:10]
+    # Aligned columns: the state column starts at the same place on every row.
+    starts = {line.index(state) for line in table for state in ("state", "known", "default", "unknown") if f" {state} " in line}
+    assert len(starts) == 1
+
+
+def test_target_version_from_the_project_pin(capsys, tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm==0.31.0\n")
+    script = tmp_path / "rollout.py"
+    script.write_text('from vllm import LLM\n\nllm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True)\n')
+    engine = only(capsys, str(script))
+    assert engine["target_version"] == "0.31"
+    assert engine["settings"]["logprobs_mode"]["from"] == "vLLM 0.31's default"
+
+
+# -------------------------------------------------------------- bad input
+
+
+def test_missing_file(capsys):
+    code, out, err = explain(capsys, "missing.py")
+    assert code == 1
+    assert err == "missing.py: cannot parse: cannot read: no such file or directory\n"
+    assert out == ""
+
+
+def test_unparsable_python_and_yaml(capsys):
+    code, _, err = explain(capsys, "broken.py")
+    assert code == 1
+    assert err == "broken.py: cannot parse: syntax error: '(' was never closed (line 3)\n"
+    code, _, err = explain(capsys, "broken.yaml")
+    assert code == 1
+    assert err.startswith("broken.yaml: cannot parse: invalid YAML:")
+    assert "Traceback" not in err
+
+
+def test_file_without_vllm_that_does_not_parse(capsys, tmp_path):
+    script = tmp_path / "notes.py"
+    script.write_text("def broken(:\n")
+    code, _, err = explain(capsys, str(script))
+    assert code == 1
+    assert "cannot parse: syntax error" in err
+
+
+def test_binary_and_non_utf8(capsys, tmp_path):
+    binary = tmp_path / "serve.sh"
+    binary.write_bytes(b"vllm serve m --return-sampling-mask\0\0")
+    code, _, err = explain(capsys, str(binary))
+    assert code == 1 and "binary file" in err
+    latin = tmp_path / "run.py"
+    latin.write_bytes(b'from vllm import LLM\n# caf\xe9\nllm = LLM("m", return_sampling_mask=True)\n')
+    code, _, err = explain(capsys, str(latin))
+    assert code == 1 and "invalid utf-8" in err
+
+
+def test_usage_errors(capsys):
+    code, _, err = explain(capsys, ".")
+    assert code == 2 and "explain reads one file" in err
+    code, _, err = explain(capsys, "train.py", "--target-version", "zero")
+    assert code == 2 and "not a vLLM version" in err
+
+
+def test_a_file_without_engines(capsys, tmp_path):
+    plain = tmp_path / "util.py"
+    plain.write_text("import os\n\nprint(os.getcwd())\n")
+    code, out, _ = explain(capsys, str(plain))
+    assert code == 0
+    assert out == f"{plain}: no vLLM engine is constructed or launched in this file\n"
+
+
+# ------------------------------------------------------------ no cost for check
+
+
+def test_tracing_is_off_after_explain(capsys):
+    explain(capsys, "train.py")
+    assert Trace.active is False
+
+
+def test_check_does_not_load_explain_nor_record_steps():
+    code = (
+        "import sys\n"
+        "from vllm_lint.cli import main\n"
+        "main(['check', '-q', '--exit-zero', 'train.py'])\n"
+        "assert 'vllm_lint.explain' not in sys.modules, 'explain loaded by check'\n"
+        "from vllm_lint.python import analyze_tree\n"
+        "from vllm_lint.python.analyzer import analyze_module\n"
+        "import ast\n"
+        "analysis = analyze_module(ast.parse(open('train.py').read()))\n"
+        "origin = analysis.engines[0].fields['return_sampling_mask'].origin\n"
+        "assert origin.via == (), origin\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    done = subprocess.run([sys.executable, "-c", code], cwd=FIXTURES, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_via_is_not_part_of_equality():
+    from vllm_lint.facts import Origin, Span, Step, moved
+
+    origin = Origin(Span(3, 4), "dict-entry")
+    travelled = moved(origin, Step("splatted", Span(4, 2)))
+    assert travelled == origin and hash(travelled) == hash(origin)
+    assert travelled.via == (Step("splatted", Span(4, 2)),)
+
+
+def test_help_documents_explain(capsys):
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    out = capsys.readouterr().out
+    assert "PATH[:LINE]" in out and "--output-format" in out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "vllm-lint explain" in readme
+    assert (ROOT / "docs" / "explain.md").is_file()
