@@ -29,7 +29,7 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import ABSENT, UNKNOWN, Choice, EngineFacts, Known, Mapping, Origin, Trace
+from vllm_lint.facts import ABSENT, UNKNOWN, Choice, EngineFacts, Known, Mapping, Origin, Span, Trace
 from vllm_lint.versions import Version
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -87,12 +87,14 @@ _ORIGIN_WORDS = {
     "attribute": "attribute assignment",
     "flag": "flag",
     "config-key": "config key",
+    "override": "Hydra override",
 }
 _STEP_WORDS = {
     "splatted": "splatted at",
     "called-from": "called from",
     "config-file": "read through --config at",
     "framework-key": "mapped by",
+    "assignment": "value written at",
 }
 
 
@@ -208,6 +210,19 @@ class EngineReport:
     requests: list = field(default_factory=list)
     built_at: dict | None = None
     framework: str | None = None
+    argv_launch: bool = False  # a server started from a Python argv list
+
+    def covers(self, line: int) -> bool:
+        """The construction (call, command) spans the line, or a value written on it sets a setting
+        of this engine in the same statement's file (an argv list launched a few lines below)."""
+        if self.line <= line <= self.end_line:
+            return True
+        if not self.argv_launch:
+            return False
+        return any(
+            setting.get("origin", {}).get("path") == self.path and setting["origin"]["line"] == line
+            for setting in self.settings.values()
+        )
 
     def as_json(self) -> dict:
         data = {
@@ -467,15 +482,21 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
         requests = [r for r in analysis.requests if r.engine is engine]
         why = _PythonReasons(trees, engine)
         explainer = Explainer(where, version, why)
-        report = _engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default")
+        kind = _launcher_name(engine.kind) if engine.source == "command-line" else None
+        report = _engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default", kind=kind)
+        report.argv_launch = engine.source == "command-line"
         report.end_line = trees.end_line(engine)
         if engine.built_at is not None:
             built_path, span = engine.built_at
             report.built_at = where.location(built_path, span.line, span.col)
         report.findings = _reported_codes(check_facts([engine], [], version), reported)
+        for setting in report.settings.values():
+            why.add_assignments(setting, where)
         for request in requests:
             request_why = _PythonReasons(trees, request)
             settings = _request_settings(request, explainer, request_why.engine_field, version)
+            for setting in settings.values():
+                request_why.add_assignments(setting, where)
             report.requests.append(
                 {
                     "path": path,
@@ -485,8 +506,23 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
                 }
             )
         reports.append(report)
+    reports += _python_framework_reports(analysis, path, version, where, reported)
     reports.sort(key=lambda r: (r.line, r.end_line))
     return reports
+
+
+def _python_framework_reports(analysis, path: str, version: Version, where: Where, reported: set) -> list[EngineReport]:
+    """RL framework entry points started from argv lists (``subprocess.run([..., "-m", "verl.trainer.main_ppo", *overrides])``)."""
+    if not analysis.framework_launches:
+        return []
+    from vllm_lint.frameworks.engine import launch_engines
+
+    built_engines = []
+    for words, call_span in analysis.framework_launches:
+        lines = (call_span.line, call_span.end_line or call_span.line)
+        for built in launch_engines(words, None, path, version, lambda word, first, last: word.extra.get("span"), call_span):
+            built_engines.append((built, lines))
+    return _framework_reports(built_engines, where, reported)
 
 
 def _engine_report(engine, version: Version, where: Where, explainer: Explainer, why_unknown, default_from: str, kind: str | None = None) -> EngineReport:
@@ -617,6 +653,34 @@ class _PythonReasons:
             return "differs between the paths the code can take, or is changed by code vllm-lint does not follow"
         return self._open_reason()
 
+    def add_assignments(self, setting: dict, where: Where) -> None:
+        """A known value passed by name (``logprobs_mode=mode``): where the name got it, when one
+        assignment of a constant in the function gives exactly that value."""
+        if setting["state"] == "choice":
+            for option in setting["alternatives"]:
+                self.add_assignments(option, where)
+            return
+        origin = setting.get("origin")
+        if setting["state"] != "known" or origin is None or origin["kind"] not in ("keyword", "positional", "dict-entry"):
+            return
+        path = None if origin["path"] == where.path else origin["path"]
+        expression = self._written_value(Origin(Span(origin["line"], origin["col"] - 1), origin["kind"], path=path))
+        if not isinstance(expression, ast.Name):
+            return
+        scope = self.trees.enclosing_function(path, expression) or self.trees.tree(path)
+        matches = [
+            node
+            for node in _assignments(scope, expression.id)
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and json_value(node.value.value) == setting["value"]
+            and type(node.value.value) is type(setting["value"])
+        ]
+        if len(matches) == 1:
+            value = matches[0].value
+            step = {"step": "assignment", **where.location(path, value.lineno, value.col_offset)}
+            setting["via"] = [step] + setting.get("via", [])
+
     def _written_value(self, origin: Origin) -> ast.AST | None:
         span = origin.span
         if origin.kind in ("keyword", "call-keyword"):
@@ -734,13 +798,16 @@ def _command_reports(path: str, kind: str, result, resolver, where: Where, repor
     ctx.version_source = version_source
     reports: list[EngineReport] = []
     data = source.encode("utf-8")
-    framework_config, _ = _framework_prefilter(data, kind, path)
+    framework_config, _launches = _framework_prefilter(data, kind, path)
     if framework_config:
-        reports += _framework_reports(ctx, kind, data, where, reported)
+        reports += _framework_config_reports(ctx, kind, data, where, reported)
+    ctx.framework_launches = _framework_prefilter(data, kind, path)[1]
+    ctx.framework_engines = []
     try:
         analyse(ctx, kind)
     except ParseError:
         return reports  # ``check`` reported the file already
+    reports += _framework_reports(ctx.framework_engines, where, reported)
     for record in ctx.records:
         engine = record.facts
         record_version = record.version or version
@@ -761,7 +828,12 @@ def _command_reports(path: str, kind: str, result, resolver, where: Where, repor
 
 
 def _launcher_name(kind: str) -> str:
-    return {"serve": "vllm serve", "config": "vLLM --config file"}.get(kind, kind)
+    return {
+        "serve": "vllm serve",
+        "config": "vLLM --config file",
+        "api_server": "vLLM OpenAI api_server",
+        "dynamo": "Dynamo vLLM worker",
+    }.get(kind, kind)
 
 
 def _add_config_steps(engine: EngineFacts, record, ctx) -> None:
@@ -800,8 +872,7 @@ class _CommandReasons:
 # ------------------------------------------------------------ frameworks
 
 
-def _framework_reports(ctx, kind: str, data: bytes, where: Where, reported: set) -> list[EngineReport]:
-    from vllm_lint.checker import check_facts
+def _framework_config_reports(ctx, kind: str, data: bytes, where: Where, reported: set) -> list[EngineReport]:
     from vllm_lint.frameworks import config_packs
     from vllm_lint.frameworks.engine import ConfigSyntaxError, config_engines
     from vllm_lint.frameworks.pack import PackError
@@ -810,14 +881,24 @@ def _framework_reports(ctx, kind: str, data: bytes, where: Where, reported: set)
         built_engines = config_engines(ctx.source, ctx.path, kind, ctx.version, config_packs(data, ctx.path), ctx.version_source)
     except (ConfigSyntaxError, PackError):
         return []
+    return _framework_reports([(built, None) for built in built_engines], where, reported)
+
+
+def _framework_reports(built_engines: list, where: Where, reported: set) -> list[EngineReport]:
+    """``built_engines``: ((pack, Built, target version, Applied), (first line, last line) or None)."""
+    from vllm_lint.checker import check_facts
+
     reports = []
-    for pack, built, target, applied in built_engines:
+    for (pack, built, target, applied), lines in built_engines:
         engine = built.engine
         explainer = Explainer(where, target, None)
         _add_framework_steps(engine, built, pack, where)
         why = _FrameworkReasons(built)
         defaults = _FrameworkDefaults(built, pack, applied)
-        report = _engine_report(engine, target, where, explainer, why.field, f"vLLM {target.major}.{target.minor}'s default", kind=f"{pack.name} config")
+        kind = f"{pack.name} config" if lines is None else f"{pack.name} launch"
+        report = _engine_report(engine, target, where, explainer, why.field, f"vLLM {target.major}.{target.minor}'s default", kind=kind)
+        if lines is not None:
+            report.line, report.end_line = lines
         defaults.apply(report, explainer)
         report.framework = pack.name
         report.findings = sorted(
@@ -851,9 +932,11 @@ def _add_framework_steps(engine: EngineFacts, built, pack, where: Where) -> None
         if not isinstance(fact, Known) or fact.origin is None or decided is None:
             continue
         key, entry = decided
-        detail = f"{key} -> {name}" if entry.provenance != "override" else f"override {entry.written_as or key} -> {name}"
-        step = Step("framework-key", fact.origin.span, fact.origin.path, f"({pack.name}) {detail}")
-        engine.fields[name] = Known(fact.value, moved(fact.origin, step))
+        origin = fact.origin
+        if entry.provenance == "override":
+            origin = Origin(origin.span, "override", origin.container, origin.path, origin.via)
+        step = Step("framework-key", origin.span, origin.path, f"{pack.name}: {key} -> {name}")
+        engine.fields[name] = Known(fact.value, moved(origin, step))
 
 
 class _FrameworkDefaults:
@@ -908,7 +991,9 @@ class _FrameworkReasons:
         decided = self.built.decided_by.get(("engine", name))
         if decided is not None:
             key, entry = decided
-            return f"{key} is set at run time (an interpolation or ???)"
+            if entry.value == "???":
+                return f"{key} is mandatory (???): set when the job is launched"
+            return f"{key} is resolved at run time (an interpolation or a value set at launch)"
         if self.built.engine.open:
             return "a base config that could not be read may set it"
         return "the framework decides it at run time"
@@ -965,7 +1050,7 @@ def run_explain(args, out, err) -> int:
         err.write(error_line(result.error) + "\n")
         return EXIT_FINDINGS
     if target.line is not None:
-        reports = [r for r in reports if r.line <= target.line <= r.end_line]
+        reports = [r for r in reports if r.covers(target.line)]
         if not reports:
             message = f"{target.path}:{target.line}: no engine is constructed or launched on this line"
             if args.output_format == "json":

@@ -79,6 +79,8 @@ class Context:
     frameworks_applied: list = field(default_factory=list)
     framework_launches: bool = False
     version_source: str = ""  # where the target version came from (a pack may use its framework's pinned vLLM)
+    # ``vllm-lint explain`` only: the engines framework launches build, with their anchors' line ranges.
+    framework_engines: list | None = None
 
     @property
     def wrappers(self):
@@ -120,6 +122,14 @@ class Context:
             noqa_line = self.source.position(command_range[1])[0]
         self.framework_findings.extend((finding, noqa_line) for finding in findings)
         self.frameworks_applied.extend(applied)
+        if self.framework_engines is not None:
+            from vllm_lint.frameworks.engine import launch_engines
+
+            lines = None
+            if command_range is not None and command_range[0] >= 0 and command_range[1] > command_range[0]:
+                lines = (self.source.position(command_range[0])[0], self.source.position(command_range[1])[0])
+            for built in launch_engines(words, self.source, self.path, self.version, version_source=self.version_source):
+                self.framework_engines.append((built, lines))
 
     def script_word(self, word: Word, env: dict, env_open: bool) -> None:
         """``sh -c SCRIPT``: read the script where its word is written."""
