@@ -130,7 +130,7 @@ def test_request_parameters_and_their_defaults(capsys):
 
 
 def test_unknowns_say_why(capsys):
-    helper, main_engine = engines(capsys, "unknowns.py", "--target-version", "0.33")
+    helper, main_engine, evaluation = engines(capsys, "unknowns.py", "--target-version", "0.33")
     assert helper["line"] == 7
     assert helper["settings"]["return_sampling_mask"]["state"] == "unknown"
     assert helper["settings"]["return_sampling_mask"]["reason"] == "from a parameter of build: mask"
@@ -141,6 +141,24 @@ def test_unknowns_say_why(capsys):
     # Unknown means silence: no finding on either.
     assert helper["findings"] == [] and main_engine["findings"] == []
     assert main_engine["runner"]["reason"] == "nothing known selects V1; an unknown value might"
+    # One branch known, the other runtime data: unknown, and the reason names the variable.
+    assert evaluation["settings"]["logprobs_mode"]["reason"] == "differs between branches: mode"
+    assert evaluation["findings"] == []
+
+
+def test_settings_through_a_dict_an_actor_and_another_module(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT / "testdata" / "python" / "project")
+    engine = only(capsys, "rollout/launcher.py:14", "--target-version", "0.33")
+    assert engine["built_at"] == {"path": "rollout/actors.py", "line": 19, "col": 23}
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["origin"] == {"path": "rollout/launcher.py", "line": 11, "col": 37, "kind": "dict-entry"}
+    assert [(step["step"], step["path"], step["line"]) for step in mask["via"]] == [
+        ("merged", "rollout/launcher.py", 11),  # actor_kwargs.update({...})
+        ("splatted", "rollout/launcher.py", 14),
+        ("splatted", "rollout/actors.py", 19),
+    ]
+    assert engine["settings"]["model"]["reason"] == "from a parameter of create_rollout_engines: model"
+    assert engine["findings"] == ["VLM105"]
 
 
 def test_values_that_differ_between_branches_are_a_choice(capsys):
@@ -275,7 +293,11 @@ def test_text_is_a_table_per_engine(capsys):
     code, out, _ = explain(capsys, "unknowns.py", "--target-version", "0.33")
     assert code == 0
     blocks = out.split("\n\n")
-    assert [block.splitlines()[0] for block in blocks] == ["unknowns.py:7: LLM (vLLM 0.33)", "unknowns.py:14: LLM (vLLM 0.33)"]
+    assert [block.splitlines()[0] for block in blocks] == [
+        "unknowns.py:7: LLM (vLLM 0.33)",
+        "unknowns.py:14: LLM (vLLM 0.33)",
+        "unknowns.py:27: LLM (vLLM 0.33)",
+    ]
     table = blocks[1].splitlines()[1:10]
     # Aligned columns: the state column starts at the same place on every row.
     starts = {line.index(state) for line in table for state in ("state", "known", "default", "unknown") if f" {state} " in line}
@@ -388,3 +410,56 @@ def test_help_documents_explain(capsys):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "vllm-lint explain" in readme
     assert (ROOT / "docs" / "explain.md").is_file()
+
+
+# ------------------------------------------------------------- launches
+
+
+def test_value_passed_by_name_shows_its_assignment(capsys):
+    engine = only(capsys, "branches.py", "--target-version", "0.33")
+    first, second = engine["settings"]["logprobs_mode"]["alternatives"]
+    assert first["via"] == [{"step": "assignment", "path": "branches.py", "line": 6, "col": 12}]
+    assert second["via"] == [{"step": "assignment", "path": "branches.py", "line": 8, "col": 12}]
+
+
+def test_hydra_overrides_of_a_framework_launch(capsys):
+    engine = only(capsys, "../frameworks/skyrl/run_gsm8k_replay.sh", "--target-version", "0.33")
+    assert (engine["kind"], engine["framework"]) == ("skyrl launch", "skyrl")
+    assert (engine["line"]) == 4
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["origin"] == {"path": "../frameworks/skyrl/run_gsm8k_replay.sh", "line": 10, "col": 3, "kind": "override"}
+    assert mask["via"][0]["detail"] == "skyrl: generator.inference_engine.engine_init_kwargs.return_sampling_mask -> return_sampling_mask"
+    [request] = engine["requests"]
+    assert request["settings"]["top_k"]["state"] == "default"
+    assert request["settings"]["top_k"]["from"].startswith("skyrl's default for generator.sampling_params.top_k")
+    assert engine["findings"] == ["VLM202"]
+    # Any line of the command selects it.
+    assert only(capsys, "../frameworks/skyrl/run_gsm8k_replay.sh:7", "--target-version", "0.33")["line"] == 4
+
+
+def test_framework_launched_from_a_python_argv_list(capsys):
+    replay, clean = engines(capsys, "../frameworks/verl/launch_from_python.py", "--target-version", "0.33")
+    assert replay["kind"] == "verl launch"
+    assert replay["settings"]["return_sampling_mask"]["origin"]["line"] == 7
+    assert replay["findings"] == ["VLM201", "VLM202"]
+    assert clean["settings"]["return_sampling_mask"]["origin"]["line"] == 13
+    assert clean["findings"] == []
+
+
+def test_server_started_from_a_python_argv_list(capsys):
+    engine = only(capsys, "launch_server.py", "--target-version", "0.33")
+    assert engine["kind"] == "vllm serve"
+    assert engine["settings"]["return_sampling_mask"]["origin"] == {"path": "launch_server.py", "line": 3, "col": 17, "kind": "flag"}
+    assert engine["settings"]["model"]["origin"]["line"] == 7
+    # The argv list's line selects it, as does the flag's.
+    assert only(capsys, "launch_server.py:7", "--target-version", "0.33") == engine
+    code, out, _ = explain(capsys, "launch_server.py:5")
+    assert code == 1 and "no engine" in out
+
+
+def test_dicts_merged_before_the_splat(capsys):
+    engine = only(capsys, "merged.py", "--target-version", "0.33")
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["origin"]["line"] == 3
+    assert [(step["step"], step["line"]) for step in mask["via"]] == [("merged", 5), ("merged", 6), ("splatted", 7)]
+    assert engine["settings"]["enforce_eager"]["via"] == [{"step": "splatted", "path": "merged.py", "line": 7, "col": 28}]

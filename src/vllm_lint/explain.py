@@ -91,6 +91,7 @@ _ORIGIN_WORDS = {
 }
 _STEP_WORDS = {
     "splatted": "splatted at",
+    "merged": "merged into another dict at",
     "called-from": "called from",
     "config-file": "read through --config at",
     "framework-key": "mapped by",

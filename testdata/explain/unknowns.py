@@ -17,3 +17,11 @@ def main():
         logprobs_mode=args.logprobs_mode,
     )
     return llm
+
+
+def evaluation_engine(args):
+    if args.greedy:
+        mode = "processed_logprobs"
+    else:
+        mode = args.logprobs_mode
+    return LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode=mode)

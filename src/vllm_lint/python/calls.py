@@ -514,6 +514,11 @@ class CallsMixin:
                     # Keys we have not seen may override everything written so far.
                     target.items = {}
                     target.complete = False
+                if Trace.active and hasattr(node, "lineno"):
+                    step = self._trace_step("merged", node)
+                    for key, slot in source.items.items():
+                        target.items[key] = Slot(slot.value, moved(slot.origin, step))
+                    continue
                 for key, slot in source.items.items():
                     target.items[key] = slot
             else:
