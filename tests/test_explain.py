@@ -211,7 +211,18 @@ def test_dockerfile_runs_in_the_tagged_image(capsys):
 def test_words_a_linter_cannot_expand_make_settings_unknown(capsys):
     engine = only(capsys, "serving/dynamic.sh", "--target-version", "0.33")
     assert engine["settings"]["logprobs_mode"]["state"] == "unknown"
-    assert "cannot expand" in engine["settings"]["logprobs_mode"]["reason"]
+    assert engine["settings"]["logprobs_mode"] == {"state": "unknown", "reason": "unresolved $EXTRA_ARGS (line 2) may set it"}
+    # Written before the word that cannot be expanded, which may override it.
+    assert engine["settings"]["return_sampling_mask"]["reason"] == "unresolved $EXTRA_ARGS (line 2) may set it"
+    assert engine["settings"]["return_sampling_mask"]["origin"]["kind"] == "flag"
+    assert engine["findings"] == []
+
+
+def test_engine_args_from_the_command_line_of_the_script(capsys):
+    engine = only(capsys, "cli_engine.py", "--target-version", "0.33")
+    assert engine["kind"] == "EngineArgs"
+    assert engine["settings"]["logprobs_mode"] == {"state": "unknown", "reason": "runtime data: a from_cli_args namespace"}
+    assert engine["settings"]["return_sampling_mask"]["origin"] == {"path": "cli_engine.py", "line": 7, "col": 1, "kind": "attribute"}
 
 
 # --------------------------------------------------------------- frameworks

@@ -813,7 +813,7 @@ def _command_reports(path: str, kind: str, result, resolver, where: Where, repor
         engine = record.facts
         record_version = record.version or version
         explainer = Explainer(where, record_version, None)
-        why = _CommandReasons(record)
+        why = _CommandReasons(record, ctx.source)
         _add_config_steps(engine, record, ctx)
         report = _engine_report(
             engine, record_version, where, explainer, why.field, f"vLLM {record_version.major}.{record_version.minor}'s default",
@@ -854,20 +854,31 @@ def _add_config_steps(engine: EngineFacts, record, ctx) -> None:
 
 
 class _CommandReasons:
-    def __init__(self, record) -> None:
+    def __init__(self, record, source) -> None:
         self.record = record
+        self.source = source
 
     def field(self, name: str) -> str:
         facts = self.record.facts
         if facts.kind == "config" and name in facts.written:
             return "written here, but the command line that reads this file may override it"
-        if name in facts.fields:
-            if facts.open:
-                return "the command line holds words vllm-lint cannot expand (a variable or substitution)"
-            return "the value is runtime data (a shell variable or substitution)"
         if facts.kind == "config":
             return "set by the command line that reads this --config file"
-        return "the command line holds words vllm-lint cannot expand (a variable, substitution or unreadable --config)"
+        if name in facts.fields and not facts.open:
+            return "runtime data: a shell variable or substitution"
+        return f"{self._open_words()} may set it"
+
+    def _open_words(self) -> str:
+        """The words of the command vllm-lint cannot expand, as written."""
+        written = []
+        for word in self.record.argv:
+            if word.open and word.start >= 0 and word.path is None and word.end > word.start:
+                text = self.source.text[word.start : word.end]
+                line = self.source.position(word.start)[0]
+                written.append(f"{text} (line {line})")
+        if written:
+            return "unresolved " + ", ".join(dict.fromkeys(written))
+        return "a part of the command vllm-lint cannot read (a variable, substitution or --config file)"
 
 
 # ------------------------------------------------------------ frameworks
