@@ -562,7 +562,8 @@ def _env_setting(engine: EngineFacts) -> dict:
     if isinstance(value, Known):
         value = value.value
     if isinstance(value, str):
-        return {"state": "known", "value": value, "from": "the environment the engine starts in"}
+        where = "set by the framework" if engine.source == "framework" else "the environment the engine starts in"
+        return {"state": "known", "value": value, "from": where}
     if value is ABSENT:
         if engine.source == "framework":
             return {"state": "unknown", "reason": "the framework's process environment is not known"}
