@@ -214,8 +214,8 @@ class EngineReport:
     argv_launch: bool = False  # a server started from a Python argv list
 
     def covers(self, line: int) -> bool:
-        """The construction (call, command) spans the line, or a value written on it sets a setting
-        of this engine in the same statement's file (an argv list launched a few lines below)."""
+        """The construction (call, command) spans the line; for a server started from a Python
+        argv list, also a line of the list that sets one of its settings."""
         if self.line <= line <= self.end_line:
             return True
         if not self.argv_launch:
@@ -247,12 +247,12 @@ class EngineReport:
 class Explainer:
     """Turns the facts of one engine into its report."""
 
-    def __init__(self, where: Where, version: Version, reasons) -> None:
+    def __init__(self, where: Where, version: Version) -> None:
         self.where = where
         self.version = version
-        self.reasons = reasons  # (engine, name) -> why the value is unknown
 
     def setting(self, fact: object, name: str, defaults: dict, default_from: str, why_unknown, written: dict | None = None) -> dict:
+        """One setting's state; ``why_unknown(name)`` says why an unknown value is unknown."""
         if isinstance(fact, Choice):
             return {
                 "state": "choice",
@@ -482,7 +482,7 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
         seen.add(key)
         requests = [r for r in analysis.requests if r.engine is engine]
         why = _PythonReasons(trees, engine)
-        explainer = Explainer(where, version, why)
+        explainer = Explainer(where, version)
         kind = _launcher_name(engine.kind) if engine.source == "command-line" else None
         report = _engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default", kind=kind)
         report.argv_launch = engine.source == "command-line"
@@ -813,7 +813,7 @@ def _command_reports(path: str, kind: str, result, resolver, where: Where, repor
     for record in ctx.records:
         engine = record.facts
         record_version = record.version or version
-        explainer = Explainer(where, record_version, None)
+        explainer = Explainer(where, record_version)
         why = _CommandReasons(record, ctx.source)
         _add_config_steps(engine, record, ctx)
         report = _engine_report(
@@ -904,7 +904,7 @@ def _framework_reports(built_engines: list, where: Where, reported: set) -> list
     reports = []
     for (pack, built, target, applied), lines in built_engines:
         engine = built.engine
-        explainer = Explainer(where, target, None)
+        explainer = Explainer(where, target)
         _add_framework_steps(engine, built, pack, where)
         why = _FrameworkReasons(built)
         defaults = _FrameworkDefaults(built, pack, applied)
