@@ -462,8 +462,9 @@ def test_server_started_from_a_python_argv_list(capsys):
     assert engine["kind"] == "vllm serve"
     assert engine["settings"]["return_sampling_mask"]["origin"] == {"path": "launch_server.py", "line": 3, "col": 17, "kind": "flag"}
     assert engine["settings"]["model"]["origin"]["line"] == 7
-    # The argv list's line selects it, as does the flag's.
+    # The argv list's line selects it, as do the flag's and the call that starts the process.
     assert only(capsys, "launch_server.py:7", "--target-version", "0.33") == engine
+    assert only(capsys, "launch_server.py:8", "--target-version", "0.33") == engine
     code, out, _ = explain(capsys, "launch_server.py:5")
     assert code == 1 and "no engine" in out
 
@@ -483,3 +484,16 @@ def test_readme_example_is_the_real_output(capsys):
     code, out, _ = explain(capsys, "train.py", "--target-version", "0.33")
     assert code == 0
     assert out == shown
+
+
+def test_argv_rendered_from_a_dict(capsys):
+    engine = only(capsys, "argv_from_dict.py", "--target-version", "0.33")
+    mask = engine["settings"]["return_sampling_mask"]
+    assert mask["origin"] == {"path": "argv_from_dict.py", "line": 3, "col": 16, "kind": "dict-entry"}
+    assert mask["via"] == [{"step": "rendered", "path": "argv_from_dict.py", "line": 7, "col": 21}]
+    size = engine["settings"]["tensor_parallel_size"]
+    assert (size["value"], size["origin"]["line"], size["via"][0]["line"]) == (2, 3, 9)
+    assert engine["findings"] == ["VLM105"]
+    # The dict's line and the subprocess call's line select the launch too.
+    assert only(capsys, "argv_from_dict.py:3", "--target-version", "0.33") == engine
+    assert only(capsys, "argv_from_dict.py:10", "--target-version", "0.33") == engine

@@ -96,6 +96,7 @@ _STEP_WORDS = {
     "config-file": "read through --config at",
     "framework-key": "mapped by",
     "assignment": "value written at",
+    "rendered": "rendered as a command-line word at",
 }
 
 
@@ -212,14 +213,17 @@ class EngineReport:
     built_at: dict | None = None
     framework: str | None = None
     argv_launch: bool = False  # a server started from a Python argv list
+    call_lines: tuple | None = None  # the lines of the call that starts it
 
     def covers(self, line: int) -> bool:
         """The construction (call, command) spans the line; for a server started from a Python
-        argv list, also a line of the list that sets one of its settings."""
+        argv list, also the call that starts it and a line that writes one of its settings."""
         if self.line <= line <= self.end_line:
             return True
         if not self.argv_launch:
             return False
+        if self.call_lines is not None and self.call_lines[0] <= line <= self.call_lines[1]:
+            return True
         return any(
             setting.get("origin", {}).get("path") == self.path and setting["origin"]["line"] == line
             for setting in self.settings.values()
@@ -486,6 +490,12 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
         kind = _launcher_name(engine.kind) if engine.source == "command-line" else None
         report = _engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default", kind=kind)
         report.argv_launch = engine.source == "command-line"
+        call = getattr(engine, "call", None)
+        if report.argv_launch and call is not None:
+            report.call_lines = (call.line, call.end_line or call.line)
+        if report.argv_launch:
+            for name, setting in report.settings.items():
+                why.add_rendering_dict(name, setting, where)
         report.end_line = trees.end_line(engine)
         if engine.built_at is not None:
             built_path, span = engine.built_at
@@ -682,6 +692,40 @@ class _PythonReasons:
             value = matches[0].value
             step = {"step": "assignment", **where.location(path, value.lineno, value.col_offset)}
             setting["via"] = [step] + setting.get("via", [])
+
+    def add_rendering_dict(self, name: str, setting: dict, where: Where) -> None:
+        """A flag of an argv list rendered in a loop over a dict (``for key, value in args.items():
+        argv += [f"--{key}", str(value)]``): the dict entry it was rendered from becomes the origin."""
+        origin = setting.get("origin")
+        if setting["state"] != "known" or origin is None or origin["kind"] != "flag":
+            return
+        path = None if origin["path"] == where.path else origin["path"]
+        word = self.trees.node_at(path, origin["line"], origin["col"] - 1, (ast.JoinedStr,))
+        if word is None:
+            return
+        parents = self.trees.parents(path)
+        loop = parents.get(id(word))
+        while loop is not None and not isinstance(loop, ast.For):
+            loop = parents.get(id(loop))
+        if loop is None or not (
+            isinstance(loop.iter, ast.Call)
+            and isinstance(loop.iter.func, ast.Attribute)
+            and loop.iter.func.attr in ("items", "keys")
+            and isinstance(loop.iter.func.value, ast.Name)
+        ):
+            return
+        mapping = loop.iter.func.value.id
+        scope = self.trees.enclosing_function(path, loop) or self.trees.tree(path)
+        assigned = [node for node in _assignments(scope, mapping) if isinstance(node, ast.Assign)]
+        if len(assigned) != 1 or not isinstance(assigned[0].value, ast.Dict):
+            return
+        wanted = name.replace("_", "-")
+        for key in assigned[0].value.keys:
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lstrip("-").replace("_", "-") == wanted:
+                rendered = {"step": "rendered", "path": origin["path"], "line": origin["line"], "col": origin["col"]}
+                setting["origin"] = dict(where.location(path, key.lineno, key.col_offset), kind="dict-entry")
+                setting["via"] = [rendered] + setting.get("via", [])
+                return
 
     def _written_value(self, origin: Origin) -> ast.AST | None:
         span = origin.span

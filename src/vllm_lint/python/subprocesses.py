@@ -172,6 +172,7 @@ class ArgvEngineFacts(EngineFacts):
     words, each with the span of the list element it was written in, for the fixer."""
 
     parsed: object = None
+    call: Span | None = None  # the call that starts the process (``vllm-lint explain PATH:LINE``)
 
 
 class _Engines:
@@ -247,6 +248,7 @@ class _Engines:
         facts = ArgvEngineFacts(kind=launch.dialect.name, anchor=Span(anchor.line, anchor.col), open=parsed.open, source="command-line")
         if elements and getattr(self.analysis, "_foreign_path", None) is None:
             facts.parsed = parsed  # the list is written in this file: its elements may be edited
+        facts.call = self.call_span
         facts.fields = parsed.fields
         facts.written = parsed.written
         facts.options = parsed.options
