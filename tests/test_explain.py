@@ -497,3 +497,22 @@ def test_argv_rendered_from_a_dict(capsys):
     # The dict's line and the subprocess call's line select the launch too.
     assert only(capsys, "argv_from_dict.py:3", "--target-version", "0.33") == engine
     assert only(capsys, "argv_from_dict.py:10", "--target-version", "0.33") == engine
+
+
+def test_helper_of_the_same_module_per_call(capsys):
+    policy, reference, alone = engines(capsys, "same_module.py", "--target-version", "0.33")
+    assert policy["line"] == reference["line"] == alone["line"] == 5
+    assert policy["called_from"] == [{"step": "called-from", "path": "same_module.py", "line": 8, "col": 10}]
+    assert policy["settings"]["return_sampling_mask"]["value"] is True
+    assert policy["settings"]["return_sampling_mask"]["via"] == policy["called_from"]
+    assert policy["findings"] == ["VLM105"]
+    assert reference["settings"]["return_sampling_mask"]["value"] is False
+    assert reference["findings"] == []
+    # The function analysed on its own: the parameter is unknown.
+    assert "called_from" not in alone
+    assert alone["settings"]["return_sampling_mask"]["reason"] == "from a parameter of make_engine: mask"
+    # The call's line selects the engine built for it.
+    assert only(capsys, "same_module.py:9", "--target-version", "0.33") == reference
+    assert len(engines(capsys, "same_module.py:5", "--target-version", "0.33")) == 3
+    code, out, _ = explain(capsys, "same_module.py:8", "--target-version", "0.33")
+    assert "  built by the code run for the call at same_module.py:8:10\n" in out

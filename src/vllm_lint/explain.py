@@ -211,15 +211,19 @@ class EngineReport:
     findings: list = field(default_factory=list)
     requests: list = field(default_factory=list)
     built_at: dict | None = None
+    called_from: list | None = None  # the calls in this file whose code built it, innermost first
     framework: str | None = None
     argv_launch: bool = False  # a server started from a Python argv list
     call_lines: tuple | None = None  # the lines of the call that starts it
 
     def covers(self, line: int) -> bool:
-        """The construction (call, command) spans the line; for a server started from a Python
-        argv list, also the call that starts it and a line that writes one of its settings."""
+        """The construction (call, command) spans the line, or the call whose code builds it starts
+        on it; for a server started from a Python argv list, also the call that starts it and a
+        line that writes one of its settings."""
         if self.line <= line <= self.end_line:
             return True
+        if any(step["path"] == self.path and step["line"] == line for step in self.called_from or ()):
+            return True  # the call whose code builds it
         if not self.argv_launch:
             return False
         if self.call_lines is not None and self.call_lines[0] <= line <= self.call_lines[1]:
@@ -243,6 +247,8 @@ class EngineReport:
         }
         if self.built_at is not None:
             data["built_at"] = self.built_at
+        if self.called_from is not None:
+            data["called_from"] = self.called_from
         if self.framework is not None:
             data["framework"] = self.framework
         return data
@@ -339,6 +345,9 @@ def render(report: EngineReport) -> str:
     if report.built_at is not None:
         built = report.built_at
         lines.append(f"  built at {built['path']}:{built['line']}:{built['col']} for the call on line {report.line}")
+    if report.called_from and report.built_at is None:
+        calls = ", ".join(f"{step['path']}:{step['line']}:{step['col']}" for step in report.called_from)
+        lines.append(f"  built by the code run for the call at {calls}")
     rows: list[tuple[str, str, str, str]] = [("setting", "state", "value", "origin / reason")]
     for name, setting in report.settings.items():
         state, value, where = _setting_columns(setting)
@@ -478,12 +487,12 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
         analysis = analyze_module(tree, path, project)
     trees = _Trees(path, tree)
     reports = []
-    seen: set = set()
+    kept: list = []
     for engine in analysis.engines:
-        key = (engine.anchor.line, engine.anchor.col, engine.built_at, repr(sorted(engine.fields.items(), key=lambda i: i[0])))
-        if key in seen:
+        # A function's construction analysed on its own and for a call that changes nothing: one report.
+        if any(_same_engine(engine, other) for other in kept):
             continue
-        seen.add(key)
+        kept.append(engine)
         requests = [r for r in analysis.requests if r.engine is engine]
         why = _PythonReasons(trees, engine)
         explainer = Explainer(where, version)
@@ -500,6 +509,8 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
         if engine.built_at is not None:
             built_path, span = engine.built_at
             report.built_at = where.location(built_path, span.line, span.col)
+        if engine.via:
+            report.called_from = [explainer.step(step) for step in engine.via]
         report.findings = _reported_codes(check_facts([engine], [], version), reported)
         for setting in report.settings.values():
             why.add_assignments(setting, where)
@@ -520,6 +531,19 @@ def _python_reports(path: str, result, version: Version, where: Where, reported:
     reports += _python_framework_reports(analysis, path, version, where, reported)
     reports.sort(key=lambda r: (r.line, r.end_line))
     return reports
+
+
+def _same_engine(engine: EngineFacts, other: EngineFacts) -> bool:
+    """The same construction with the same facts (origins compare without the way they travelled)."""
+    return (
+        engine.anchor == other.anchor
+        and engine.built_at == other.built_at
+        and engine.kind == other.kind
+        and engine.fields == other.fields
+        and engine.env == other.env
+        and engine.open == other.open
+        and engine.env_open == other.env_open
+    )
 
 
 def _python_framework_reports(analysis, path: str, version: Version, where: Where, reported: set) -> list[EngineReport]:

@@ -224,6 +224,8 @@ class EngineFacts:
     # The server runs in an image that is not vLLM's own (``vllm/vllm-omni``, a platform's
     # build): plugins installed there may add options, so one no release has is unknown.
     extended_parser: bool = False
+    # ``vllm-lint explain`` only: the calls whose code built it, innermost first (``Step``).
+    via: tuple = ()
 
     def get(self, name: str) -> Fact:
         if name in self.fields:

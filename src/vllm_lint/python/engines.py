@@ -242,6 +242,8 @@ class EnginesMixin:
             built_at = (self._foreign_path, span_of(node))
         facts.built_at = built_at
         facts.call_depth = len(self._inline_stack)
+        if Trace.active and self._trace_calls:
+            facts.via = tuple(reversed(self._trace_calls))
         for key, slot in slots.items():
             facts.fields[key] = slot_fact(slot.value, slot.origin)
             if slot.origin is not None:
