@@ -312,13 +312,21 @@ def origin_text(setting: dict) -> str:
     return ", ".join(parts)
 
 
+MAX_TEXT_VALUE = 60  # characters of a value in the text table (JSON shows it whole)
+
+
+def _shown(value: object) -> str:
+    text = text_value(value)
+    return text if len(text) <= MAX_TEXT_VALUE else text[: MAX_TEXT_VALUE - 3] + "..."
+
+
 def _setting_columns(setting: dict) -> tuple[str, str, str]:
     """(state, value, where/why) of one setting for the text table."""
     state = setting["state"]
     if state == "known":
-        return state, text_value(setting["value"]), origin_text(setting)
+        return state, _shown(setting["value"]), origin_text(setting)
     if state == "default":
-        value = text_value(setting["value"]) if "value" in setting else "(not known)"
+        value = _shown(setting["value"]) if "value" in setting else "(not known)"
         return state, value, setting["from"]
     if state == "unknown":
         where = origin_text(setting)
@@ -990,7 +998,7 @@ def _framework_reports(built_engines: list, where: Where, reported: set) -> list
             }
         )
         for request, decided in zip(built.requests, built.request_decided):
-            settings = _request_settings(request, explainer, why.field, target)
+            settings = _request_settings(request, explainer, _FrameworkReasons(built, decided).field, target)
             defaults.apply_request(settings, request, decided)
             report.requests.append(
                 {
@@ -1065,11 +1073,17 @@ class _FrameworkDefaults:
 
 
 class _FrameworkReasons:
-    def __init__(self, built) -> None:
+    def __init__(self, built, request_decided: dict | None = None) -> None:
         self.built = built
+        self.request_decided = request_decided  # a request's keys, when explaining a request
 
     def field(self, name: str) -> str:
-        decided = self.built.decided_by.get(("engine", name))
+        if self.request_decided is not None:
+            decided = self.request_decided.get(("request", name))
+            if decided is None:
+                return "no key sets it and the framework has no default: it chooses at run time"
+        else:
+            decided = self.built.decided_by.get(("engine", name))
         if decided is not None:
             key, entry = decided
             if entry.value == "???":
