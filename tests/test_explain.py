@@ -201,6 +201,7 @@ def test_a_config_file_read_on_its_own(capsys):
 def test_dockerfile_runs_in_the_tagged_image(capsys):
     engine = only(capsys, "serving/Dockerfile")
     assert engine["target_version"] == "0.31"  # the image tag
+    assert engine["target_version_from"] == "the tag of the vLLM image the command runs in"
     assert engine["settings"]["return_sampling_mask"]["origin"]["kind"] == "flag"
     assert engine["env"]["VLLM_USE_V2_MODEL_RUNNER"]["value"] == "0"
     assert engine["runner"]["runner"] == "V1"
@@ -287,7 +288,10 @@ def test_json_shape(capsys):
     data = json.loads(out)
     assert list(data) == ["engines"]
     [engine] = data["engines"]
-    assert list(engine) == ["path", "line", "kind", "target_version", "settings", "env", "runner", "findings", "requests"]
+    assert list(engine) == [
+        "path", "line", "kind", "target_version", "target_version_from", "settings", "env", "runner", "findings", "requests"
+    ]
+    assert engine["target_version_from"] == "--target-version"
     assert (engine["path"], engine["line"], engine["kind"], engine["target_version"]) == ("requests.py", 3, "LLM", "0.33")
     assert list(engine["settings"]["return_sampling_mask"]) == ["state", "value", "origin", "via"]
     assert list(engine["settings"]["return_sampling_mask"]["origin"]) == ["path", "line", "col", "kind"]
@@ -321,6 +325,7 @@ def test_target_version_from_the_project_pin(capsys, tmp_path):
     script.write_text('from vllm import LLM\n\nllm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True)\n')
     engine = only(capsys, str(script))
     assert engine["target_version"] == "0.31"
+    assert engine["target_version_from"].startswith("the pinned requirement in ")
     assert engine["settings"]["logprobs_mode"]["from"] == "vLLM 0.31's default"
 
 

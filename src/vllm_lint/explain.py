@@ -205,6 +205,7 @@ class EngineReport:
     end_line: int
     kind: str
     target_version: str
+    target_version_from: str = ""
     settings: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)
     runner: dict = field(default_factory=dict)
@@ -239,6 +240,7 @@ class EngineReport:
             "line": self.line,
             "kind": self.kind,
             "target_version": self.target_version,
+            "target_version_from": self.target_version_from,
             "settings": self.settings,
             "env": self.env,
             "runner": self.runner,
@@ -350,6 +352,8 @@ def render(report: EngineReport) -> str:
     if report.framework:
         header += f" [{report.framework}]"
     lines = [header]
+    if report.target_version_from:
+        lines.append(f"  target version from {report.target_version_from}")
     if report.built_at is not None:
         built = report.built_at
         lines.append(f"  built at {built['path']}:{built['line']}:{built['col']} for the call on line {report.line}")
@@ -446,6 +450,9 @@ def explain_file(target: Target, resolver, settings) -> tuple[list[EngineReport]
         reports = _command_reports(path, kind, result, resolver, where, reported)
     else:
         reports = []
+    for report in reports:
+        if not report.target_version_from:
+            report.target_version_from = why
     return reports, result
 
 
@@ -896,6 +903,8 @@ def _command_reports(path: str, kind: str, result, resolver, where: Where, repor
             engine, record_version, where, explainer, why.field, f"vLLM {record_version.major}.{record_version.minor}'s default",
             kind=_launcher_name(engine.kind),
         )
+        if record_version != version:
+            report.target_version_from = "the tag of the vLLM image the command runs in"
         lines = [ctx.source.position(w.start)[0] for w in record.argv if w.start >= 0 and w.path is None]
         if lines:
             report.line, report.end_line = min(lines), max(lines)
@@ -988,6 +997,9 @@ def _framework_reports(built_engines: list, where: Where, reported: set) -> list
         report = _engine_report(engine, target, where, explainer, why.field, f"vLLM {target.major}.{target.minor}'s default", kind=kind)
         if lines is not None:
             report.line, report.end_line = lines
+        pinned = applied.reason.partition("; target vLLM from ")[2]
+        if pinned:
+            report.target_version_from = pinned
         defaults.apply(report, explainer)
         report.framework = pack.name
         report.findings = sorted(
