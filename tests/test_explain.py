@@ -103,8 +103,12 @@ def test_settings_a_release_lacks_are_not_listed(capsys):
     assert "enable_trace_replay" not in engine["settings"]
     assert "enable_batch_sharded_sampling" not in engine["settings"]
     old = only(capsys, "train.py", "--target-version", "0.20")
-    # Written, so listed, though 0.20 does not know it.
+    # Written, so listed, though 0.20 does not know it: the schema says so.
     assert old["settings"]["return_sampling_mask"]["state"] == "known"
+    assert old["settings"]["return_sampling_mask"]["note"] == "not an argument of LLM in vLLM 0.20 (added in 0.28)"
+    assert "note" not in old["settings"]["tensor_parallel_size"]
+    assert old["findings"] == ["VLM301"]
+    assert old["runner"]["runner"] == "not modelled"
     assert "enable_trace_replay" not in old["settings"]
 
 

@@ -363,6 +363,8 @@ def render(report: EngineReport) -> str:
     rows: list[tuple[str, str, str, str]] = [("setting", "state", "value", "origin / reason")]
     for name, setting in report.settings.items():
         state, value, where = _setting_columns(setting)
+        if setting.get("note"):
+            where += f" [{setting['note']}]"
         rows.append((name, state, value, where))
         if setting["state"] == "choice":
             rows.extend(_choice_lines(setting))
@@ -590,8 +592,16 @@ def _engine_report(engine, version: Version, where: Where, explainer: Explainer,
         kind=kind or engine.kind,
         target_version=f"{version.major}.{version.minor}",
     )
+    own_keywords = schema.keywords.get(engine.kind) if engine.source == "python" and schema.exact else None
     for name in names:
-        report.settings[name] = explainer.setting(engine.get(name), name, ENGINE_DEFAULTS, default_from, why_unknown, engine.written)
+        setting = explainer.setting(engine.get(name), name, ENGINE_DEFAULTS, default_from, why_unknown, engine.written)
+        if own_keywords is not None and name not in own_keywords and name in engine.fields:
+            from vllm_lint.launch.schema import history, keyword_releases, release_text
+
+            # The schema says which arguments each release has: a name it lacks is an error at start-up.
+            later = history(keyword_releases(engine.kind, name), schema.release)
+            setting["note"] = f"not an argument of {engine.kind} in vLLM {release_text(schema.release)}{later}"
+        report.settings[name] = setting
     report.env[RUNNER_ENV_VAR] = _env_setting(engine)
     report.runner = runner_of(engine, version)
     return report
