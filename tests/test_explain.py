@@ -116,7 +116,7 @@ def test_a_default_vllm_lint_does_not_know_is_not_invented(capsys):
     engine = only(capsys, "requests.py", "--target-version", "0.33")
     assert engine["settings"]["model"]["state"] == "known"
     # The model default differs between releases: when nothing names it, explain says it does not know.
-    from vllm_lint.explain import ENGINE_DEFAULTS, NOT_KNOWN
+    from vllm_lint.explain.report import ENGINE_DEFAULTS, NOT_KNOWN
 
     assert ENGINE_DEFAULTS["model"][0][1] is NOT_KNOWN
 

@@ -11,10 +11,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "vllm_lint"
 
 # A layer and the packages it must never import (at module level or inside functions).
 FORBIDDEN = {
-    "launch": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
-    "python": ("vllm_lint.commandline", "vllm_lint.lint", "vllm_lint.cli"),
-    "commandline": ("vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
-    "frameworks": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli"),
+    "launch": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli", "vllm_lint.explain"),
+    "python": ("vllm_lint.commandline", "vllm_lint.lint", "vllm_lint.cli", "vllm_lint.explain"),
+    "commandline": ("vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli", "vllm_lint.explain"),
+    "frameworks": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.cli", "vllm_lint.explain"),
     "sources.py": ("vllm_lint.commandline", "vllm_lint.python", "vllm_lint.lint", "vllm_lint.launch"),
     # What the language server knows of documents is plain data; only its protocol layer speaks LSP.
     "server/documents.py": ("pygls", "lsprotocol"),

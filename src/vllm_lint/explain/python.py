@@ -1,0 +1,365 @@
+"""Python files: the engines the resolver builds, and why a value it cannot know is unknown
+(read afterwards from the code that writes it, so ``check`` pays nothing for it)."""
+
+from __future__ import annotations
+
+import ast
+
+from vllm_lint.explain.frameworks import framework_reports
+from vllm_lint.explain.report import (
+    EngineReport,
+    Explainer,
+    Where,
+    engine_report,
+    json_value,
+    launcher_name,
+    reported_codes,
+    request_settings,
+    source_of,
+)
+from vllm_lint.facts import EngineFacts, Origin, Span
+from vllm_lint.versions import Version
+
+
+def python_reports(path: str, result, version: Version, where: Where, reported: set) -> list[EngineReport]:
+    from vllm_lint.checker import check_facts
+    from vllm_lint.python import project_modules
+    from vllm_lint.python.analyzer import analyze_module
+
+    from vllm_lint.findings import FileError
+    from vllm_lint.lint import syntax_error_reason
+
+    source = source_of(path, result)
+    if source is None:
+        return []
+    try:
+        tree = ast.parse(source, filename=path)
+    except SyntaxError as error:  # a file ``check`` skips unparsed (it cannot hold a finding)
+        result.error = FileError(path, syntax_error_reason(error), error.lineno or 1)
+        return []
+    except ValueError as error:
+        result.error = FileError(path, str(error))
+        return []
+    project = project_modules()
+    with project.analysing(path):
+        analysis = analyze_module(tree, path, project)
+    trees = _Trees(path, tree)
+    reports = []
+    kept: list = []
+    for engine in analysis.engines:
+        # A function's construction analysed on its own and for a call that changes nothing: one report.
+        if any(_same_engine(engine, other) for other in kept):
+            continue
+        kept.append(engine)
+        requests = [r for r in analysis.requests if r.engine is engine]
+        why = _PythonReasons(trees, engine)
+        explainer = Explainer(where, version)
+        kind = launcher_name(engine.kind) if engine.source == "command-line" else None
+        report = engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default", kind=kind)
+        report.argv_launch = engine.source == "command-line"
+        call = getattr(engine, "call", None)
+        if report.argv_launch and call is not None:
+            report.call_lines = (call.line, call.end_line or call.line)
+        if report.argv_launch:
+            for name, setting in report.settings.items():
+                why.add_rendering_dict(name, setting, where)
+        report.end_line = trees.end_line(engine)
+        if engine.built_at is not None:
+            built_path, span = engine.built_at
+            report.built_at = where.location(built_path, span.line, span.col)
+        if engine.via:
+            report.called_from = [explainer.step(step) for step in engine.via]
+        report.findings = reported_codes(check_facts([engine], [], version), reported)
+        for setting in report.settings.values():
+            why.add_assignments(setting, where)
+        for request in requests:
+            request_why = _PythonReasons(trees, request)
+            settings = request_settings(request, explainer, request_why.engine_field, version)
+            for setting in settings.values():
+                request_why.add_assignments(setting, where)
+            report.requests.append(
+                {
+                    "path": path,
+                    "line": request.anchor.line,
+                    "settings": settings,
+                    "findings": reported_codes(check_facts([], [request], version), reported),
+                }
+            )
+        reports.append(report)
+    reports += _python_framework_reports(analysis, path, version, where, reported)
+    reports.sort(key=lambda r: (r.line, r.end_line))
+    return reports
+
+
+def _same_engine(engine: EngineFacts, other: EngineFacts) -> bool:
+    """The same construction with the same facts (origins compare without the way they travelled)."""
+    return (
+        engine.anchor == other.anchor
+        and engine.built_at == other.built_at
+        and engine.kind == other.kind
+        and engine.fields == other.fields
+        and engine.env == other.env
+        and engine.open == other.open
+        and engine.env_open == other.env_open
+    )
+
+
+def _python_framework_reports(analysis, path: str, version: Version, where: Where, reported: set) -> list[EngineReport]:
+    """RL framework entry points started from argv lists (``subprocess.run([..., "-m", "verl.trainer.main_ppo", *overrides])``)."""
+    if not analysis.framework_launches:
+        return []
+    from vllm_lint.frameworks.engine import launch_engines
+
+    built_engines = []
+    for words, call_span in analysis.framework_launches:
+        lines = (call_span.line, call_span.end_line or call_span.line)
+        for built in launch_engines(words, None, path, version, lambda word, first, last: word.extra.get("span"), call_span):
+            built_engines.append((built, lines))
+    return framework_reports(built_engines, where, reported)
+
+
+class _Trees:
+    """The parsed files origins point into (the explained file and project modules)."""
+
+    def __init__(self, path: str, tree: ast.Module) -> None:
+        self.path = path
+        self._trees: dict[str | None, ast.Module | None] = {None: tree}
+        self._parents: dict[str | None, dict[int, ast.AST]] = {}
+
+    def tree(self, path: str | None) -> ast.Module | None:
+        if path not in self._trees:
+            try:
+                with open(path, "rb") as handle:
+                    self._trees[path] = ast.parse(handle.read(), filename=path)
+            except (OSError, SyntaxError, ValueError, RecursionError):
+                self._trees[path] = None
+        return self._trees[path]
+
+    def parents(self, path: str | None) -> dict[int, ast.AST]:
+        if path not in self._parents:
+            parents: dict[int, ast.AST] = {}
+            tree = self.tree(path)
+            if tree is not None:
+                for node in ast.walk(tree):
+                    for child in ast.iter_child_nodes(node):
+                        parents[id(child)] = node
+            self._parents[path] = parents
+        return self._parents[path]
+
+    def node_at(self, path: str | None, line: int, col: int, types: tuple) -> ast.AST | None:
+        tree = self.tree(path)
+        if tree is None:
+            return None
+        for node in ast.walk(tree):
+            if isinstance(node, types) and getattr(node, "lineno", None) == line and getattr(node, "col_offset", None) == col:
+                return node
+        return None
+
+    def enclosing_function(self, path: str | None, node: ast.AST) -> ast.AST | None:
+        parents = self.parents(path)
+        current = parents.get(id(node))
+        while current is not None:
+            if isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                return current
+            current = parents.get(id(current))
+        return None
+
+    def end_line(self, engine) -> int:
+        """The last line of the construction call in the explained file."""
+        anchor = engine.anchor
+        if anchor.end_line is not None:
+            return anchor.end_line
+        call = self.node_at(None, anchor.line, anchor.col, (ast.Call,))
+        return getattr(call, "end_lineno", None) or anchor.line
+
+
+def _parameters(function: ast.AST) -> set[str]:
+    args = function.args
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    if args.vararg:
+        names.add(args.vararg.arg)
+    if args.kwarg:
+        names.add(args.kwarg.arg)
+    return names
+
+
+class _PythonReasons:
+    """Why a setting of a Python engine or request is unknown, read from the code that writes it."""
+
+    def __init__(self, trees: _Trees, facts) -> None:
+        self.trees = trees
+        self.facts = facts
+
+    def engine_field(self, name: str) -> str:
+        origin = self.facts.written.get(name)
+        if origin is not None and origin.path != "<implicit>":
+            expression = self._written_value(origin)
+            if expression is not None:
+                return self._describe(origin.path, expression, 0)
+            return "not resolvable where it is written"
+        if name in self.facts.fields:
+            return "differs between the paths the code can take, or is changed by code vllm-lint does not follow"
+        return self._open_reason()
+
+    def add_assignments(self, setting: dict, where: Where) -> None:
+        """A known value passed by name (``logprobs_mode=mode``): where the name got it, when one
+        assignment of a constant in the function gives exactly that value."""
+        if setting["state"] == "choice":
+            for option in setting["alternatives"]:
+                self.add_assignments(option, where)
+            return
+        origin = setting.get("origin")
+        if setting["state"] != "known" or origin is None or origin["kind"] not in ("keyword", "positional", "dict-entry"):
+            return
+        path = None if origin["path"] == where.path else origin["path"]
+        expression = self._written_value(Origin(Span(origin["line"], origin["col"] - 1), origin["kind"], path=path))
+        if not isinstance(expression, ast.Name):
+            return
+        scope = self.trees.enclosing_function(path, expression) or self.trees.tree(path)
+        matches = [
+            node
+            for node in _assignments(scope, expression.id)
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Constant)
+            and json_value(node.value.value) == setting["value"]
+            and type(node.value.value) is type(setting["value"])
+        ]
+        if len(matches) == 1:
+            value = matches[0].value
+            step = {"step": "assignment", **where.location(path, value.lineno, value.col_offset)}
+            setting["via"] = [step] + setting.get("via", [])
+
+    def add_rendering_dict(self, name: str, setting: dict, where: Where) -> None:
+        """A flag of an argv list rendered in a loop over a dict (``for key, value in args.items():
+        argv += [f"--{key}", str(value)]``): the dict entry it was rendered from becomes the origin."""
+        origin = setting.get("origin")
+        if setting["state"] != "known" or origin is None or origin["kind"] != "flag":
+            return
+        path = None if origin["path"] == where.path else origin["path"]
+        word = self.trees.node_at(path, origin["line"], origin["col"] - 1, (ast.JoinedStr,))
+        if word is None:
+            return
+        parents = self.trees.parents(path)
+        loop = parents.get(id(word))
+        while loop is not None and not isinstance(loop, ast.For):
+            loop = parents.get(id(loop))
+        if loop is None or not (
+            isinstance(loop.iter, ast.Call)
+            and isinstance(loop.iter.func, ast.Attribute)
+            and loop.iter.func.attr in ("items", "keys")
+            and isinstance(loop.iter.func.value, ast.Name)
+        ):
+            return
+        mapping = loop.iter.func.value.id
+        scope = self.trees.enclosing_function(path, loop) or self.trees.tree(path)
+        assigned = [node for node in _assignments(scope, mapping) if isinstance(node, ast.Assign)]
+        if len(assigned) != 1 or not isinstance(assigned[0].value, ast.Dict):
+            return
+        wanted = name.replace("_", "-")
+        for key in assigned[0].value.keys:
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lstrip("-").replace("_", "-") == wanted:
+                rendered = {"step": "rendered", "path": origin["path"], "line": origin["line"], "col": origin["col"]}
+                setting["origin"] = dict(where.location(path, key.lineno, key.col_offset), kind="dict-entry")
+                setting["via"] = [rendered] + setting.get("via", [])
+                return
+
+    def _written_value(self, origin: Origin) -> ast.AST | None:
+        span = origin.span
+        if origin.kind in ("keyword", "call-keyword"):
+            node = self.trees.node_at(origin.path, span.line, span.col, (ast.keyword,))
+            return node.value if node is not None else None
+        if origin.kind == "positional":
+            return self.trees.node_at(origin.path, span.line, span.col, (ast.expr,))
+        if origin.kind == "dict-entry":
+            key = self.trees.node_at(origin.path, span.line, span.col, (ast.Constant,))
+            parent = self.trees.parents(origin.path).get(id(key)) if key is not None else None
+            if isinstance(parent, ast.Dict):
+                for key_node, value_node in zip(parent.keys, parent.values):
+                    if key_node is key:
+                        return value_node
+        if origin.kind in ("subscript", "attribute"):
+            tree = self.trees.tree(origin.path)
+            for node in ast.walk(tree) if tree is not None else ():
+                if isinstance(node, ast.Assign) and any(
+                    t.lineno == span.line and t.col_offset == span.col for t in node.targets
+                ):
+                    return node.value
+        return None
+
+    def _describe(self, path: str | None, expression: ast.AST, depth: int) -> str:
+        text = _short(expression)
+        function = self.trees.enclosing_function(path, expression)
+        if isinstance(expression, ast.Name):
+            if function is not None and expression.id in _parameters(function):
+                name = getattr(function, "name", "a lambda")
+                return f"from a parameter of {name}: {expression.id}"
+            assignments = _assignments(function or self.trees.tree(path), expression.id)
+            if len(assignments) > 1:
+                return f"differs between branches: {expression.id}"
+            if len(assignments) == 1 and depth < 3 and isinstance(assignments[0], ast.Assign):
+                return self._describe(path, assignments[0].value, depth + 1)
+            return f"runtime data: {text}"
+        if isinstance(expression, ast.IfExp):
+            return f"differs between branches: {text}"
+        if isinstance(expression, (ast.Attribute, ast.Subscript)):
+            root = expression
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if isinstance(root, ast.Name) and function is not None and root.id in _parameters(function):
+                return f"runtime data: {text} (from a parameter of {getattr(function, 'name', 'a lambda')})"
+            return f"runtime data: {text}"
+        if isinstance(expression, ast.Call):
+            return f"runtime data: the result of {text}"
+        return f"not resolvable statically: {text}"
+
+    def _open_reason(self) -> str:
+        facts = self.facts
+        if not facts.open:
+            return "not known"
+        path = facts.built_at[0] if getattr(facts, "built_at", None) else None
+        span = facts.built_at[1] if getattr(facts, "built_at", None) else facts.anchor
+        call = self.trees.node_at(path, span.line, span.col, (ast.Call,))
+        if call is not None:
+            function = self.trees.enclosing_function(path, call)
+            for keyword in call.keywords:
+                if keyword.arg is None:
+                    text = _short(keyword.value)
+                    if isinstance(keyword.value, ast.Name) and function is not None and keyword.value.id in _parameters(function):
+                        return f"unresolved **{text} (a parameter of {getattr(function, 'name', 'a lambda')})"
+                    return f"unresolved **{text}"
+            for arg in call.args:
+                if isinstance(arg, ast.Starred):
+                    return f"unresolved *{_short(arg.value)}"
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "from_cli_args":
+                return "runtime data: a from_cli_args namespace"
+        return "the arguments object is changed or passed to code vllm-lint does not follow"
+
+
+def _assignments(scope: ast.AST | None, name: str) -> list[ast.AST]:
+    """The statements of ``scope`` (not of nested functions) that bind ``name``."""
+    if scope is None:
+        return []
+    found = []
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            if isinstance(node, ast.With):
+                targets = [item.optional_vars for item in node.items]
+            if any(isinstance(t, ast.Name) and t.id == name for target in targets if target is not None for t in ast.walk(target)):
+                found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _short(node: ast.AST, limit: int = 60) -> str:
+    try:
+        text = ast.unparse(node)
+    except (ValueError, RecursionError):  # pragma: no cover - a tree ast produced unparses
+        return "(expression)"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+

@@ -1,0 +1,470 @@
+"""The explanation of one engine: its settings' states, the runner, the text table and the JSON.
+
+Front-end-neutral: the Python, command-line and framework readers (``python.py``,
+``commands.py``, ``frameworks.py``) fill an ``EngineReport`` from ``EngineFacts``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from vllm_lint.facts import ABSENT, UNKNOWN, Choice, EngineFacts, Known, Mapping
+from vllm_lint.versions import Version
+
+
+# The engine arguments the replay rules and the runner choice read, in the order shown.
+REPLAY_SETTINGS = (
+    "model",
+    "return_sampling_mask",
+    "logprobs_mode",
+    "speculative_config",
+    "logits_processors",
+    "hf_overrides",
+    "enable_batch_sharded_sampling",
+    "enable_trace_replay",
+)
+# The request parameters the request rules read.
+REQUEST_SETTINGS = ("temperature", "top_k", "trace_decode_token_ids")
+RUNNER_ENV_VAR = "VLLM_USE_V2_MODEL_RUNNER"
+
+
+class _NotKnown:
+    def __repr__(self) -> str:
+        return "NOT_KNOWN"
+
+
+NOT_KNOWN = _NotKnown()  # vLLM has a default, but vllm-lint does not know it
+
+# vLLM's defaults (``EngineArgs`` / ``ModelConfig`` / ``ParallelConfig`` fields, read from the
+# release wheels): (first release, value) pairs, newest last.  A setting a release lacks is
+# not listed for it (the schema says which release has which keyword).
+ENGINE_DEFAULTS: dict[str, tuple[tuple[tuple[int, int], object], ...]] = {
+    # EngineArgs' default model changed across releases, and LLM() requires one.
+    "model": (((0, 0), NOT_KNOWN),),
+    "return_sampling_mask": (((0, 0), False),),
+    "logprobs_mode": (((0, 0), "raw_logprobs"),),
+    "speculative_config": (((0, 0), None),),
+    "logits_processors": (((0, 0), None),),
+    "hf_overrides": (((0, 0), {}),),
+    # None: vLLM decides from the parallel configuration at start-up.
+    "enable_batch_sharded_sampling": (((0, 0), None),),
+    "enable_trace_replay": (((0, 0), False),),
+}
+REQUEST_DEFAULTS: dict[str, tuple[tuple[tuple[int, int], object], ...]] = {
+    "temperature": (((0, 0), 1.0),),
+    "top_k": (((0, 0), -1), ((0, 10), 0)),
+    "trace_decode_token_ids": (((0, 0), None),),
+}
+
+_ORIGIN_WORDS = {
+    "keyword": "keyword",
+    "positional": "positional argument",
+    "dict-entry": "dict entry",
+    "subscript": "item assignment",
+    "call-keyword": "keyword of a call",
+    "attribute": "attribute assignment",
+    "flag": "flag",
+    "config-key": "config key",
+    "override": "Hydra override",
+}
+_STEP_WORDS = {
+    "splatted": "splatted at",
+    "merged": "merged into another dict at",
+    "called-from": "called from",
+    "config-file": "read through --config at",
+    "framework-key": "mapped by",
+    "assignment": "value written at",
+    "rendered": "rendered as a command-line word at",
+}
+
+
+# ------------------------------------------------------------------ values
+
+
+def json_value(value: object) -> object:
+    """A fact's value as JSON: containers recursively, ``"<unknown>"`` for unknown parts."""
+    if value is UNKNOWN:
+        return "<unknown>"
+    if value is ABSENT:
+        return "<absent>"
+    if isinstance(value, Known):
+        return json_value(value.value)
+    if isinstance(value, Choice):
+        return "<one of several>"
+    if isinstance(value, Mapping):
+        result = {str(key): json_value(fact) for key, fact in value.items.items()}
+        if not value.complete:
+            result["..."] = "<unknown>"
+        return result
+    if isinstance(value, dict):
+        return {str(key): json_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [json_value(item) for item in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def text_value(value: object) -> str:
+    """A JSON value as Python spells it (the front ends' users mostly write Python)."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {text_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(text_value(item) for item in value) + "]"
+    return repr(value)
+
+
+def _default_of(table: dict, name: str, version: Version) -> object:
+    """vLLM's default for ``name`` in ``version``; NOT_KNOWN when vllm-lint does not know it."""
+    changes = table.get(name)
+    if changes is None:
+        return NOT_KNOWN
+    value = NOT_KNOWN
+    for first, changed in changes:
+        if version.release >= first:
+            value = changed
+    return value
+
+
+# ------------------------------------------------------------- explaining
+
+
+@dataclass
+class Where:
+    """Formats positions of the file being explained and of the files values come from."""
+
+    path: str  # the explained file, as the user named it
+
+    def file(self, path: str | None) -> str:
+        if path is None:
+            return self.path
+        if os.path.isabs(path):
+            relative = os.path.relpath(path)
+            return path if relative.startswith("..") else relative
+        return path
+
+    def location(self, path: str | None, line: int, col: int) -> dict:
+        return {"path": self.file(path), "line": line, "col": col + 1}
+
+
+@dataclass
+class EngineReport:
+    """One engine's explanation, JSON-ready (``as_json``) and printable (``render``)."""
+
+    path: str
+    line: int
+    end_line: int
+    kind: str
+    target_version: str
+    target_version_from: str = ""
+    settings: dict = field(default_factory=dict)
+    env: dict = field(default_factory=dict)
+    runner: dict = field(default_factory=dict)
+    findings: list = field(default_factory=list)
+    requests: list = field(default_factory=list)
+    built_at: dict | None = None
+    called_from: list | None = None  # the calls in this file whose code built it, innermost first
+    framework: str | None = None
+    argv_launch: bool = False  # a server started from a Python argv list
+    call_lines: tuple | None = None  # the lines of the call that starts it
+
+    def covers(self, line: int) -> bool:
+        """The construction (call, command) spans the line, or the call whose code builds it starts
+        on it; for a server started from a Python argv list, also the call that starts it and a
+        line that writes one of its settings."""
+        if self.line <= line <= self.end_line:
+            return True
+        if any(step["path"] == self.path and step["line"] == line for step in self.called_from or ()):
+            return True  # the call whose code builds it
+        if not self.argv_launch:
+            return False
+        if self.call_lines is not None and self.call_lines[0] <= line <= self.call_lines[1]:
+            return True
+        return any(
+            setting.get("origin", {}).get("path") == self.path and setting["origin"]["line"] == line
+            for setting in self.settings.values()
+        )
+
+    def as_json(self) -> dict:
+        data = {
+            "path": self.path,
+            "line": self.line,
+            "kind": self.kind,
+            "target_version": self.target_version,
+            "target_version_from": self.target_version_from,
+            "settings": self.settings,
+            "env": self.env,
+            "runner": self.runner,
+            "findings": self.findings,
+            "requests": self.requests,
+        }
+        if self.built_at is not None:
+            data["built_at"] = self.built_at
+        if self.called_from is not None:
+            data["called_from"] = self.called_from
+        if self.framework is not None:
+            data["framework"] = self.framework
+        return data
+
+
+class Explainer:
+    """Turns the facts of one engine into its report."""
+
+    def __init__(self, where: Where, version: Version) -> None:
+        self.where = where
+        self.version = version
+
+    def setting(self, fact: object, name: str, defaults: dict, default_from: str, why_unknown, written: dict | None = None) -> dict:
+        """One setting's state; ``why_unknown(name)`` says why an unknown value is unknown."""
+        if isinstance(fact, Choice):
+            return {
+                "state": "choice",
+                "alternatives": [self.setting(option, name, defaults, default_from, why_unknown) for option in fact.options],
+            }
+        if isinstance(fact, Known):
+            return self.known(fact)
+        if fact is ABSENT:
+            value = _default_of(defaults, name, self.version)
+            if value is NOT_KNOWN:
+                return {"state": "default", "from": "vLLM's default, not known to vllm-lint"}
+            return {"state": "default", "value": json_value(value), "from": default_from}
+        result = {"state": "unknown", "reason": why_unknown(name)}
+        origin = (written or {}).get(name)
+        if origin is not None and origin.path != "<implicit>":
+            # Where the value that cannot be known is written.
+            result["origin"] = dict(self.where.location(origin.path, origin.span.line, origin.span.col), kind=origin.kind)
+        return result
+
+    def known(self, fact: Known) -> dict:
+        result: dict = {"state": "known", "value": json_value(fact.value)}
+        origin = fact.origin
+        if origin is not None and origin.path != "<implicit>":
+            result["origin"] = dict(self.where.location(origin.path, origin.span.line, origin.span.col), kind=origin.kind)
+            result["via"] = [self.step(step) for step in origin.via]
+        return result
+
+    def step(self, step) -> dict:
+        data = {"step": step.kind, **self.where.location(step.path, step.span.line, step.span.col)}
+        if step.detail:
+            data["detail"] = step.detail
+        return data
+
+
+def origin_text(setting: dict) -> str:
+    """``dict entry at train.py:3:5, splatted at train.py:4:20``."""
+    origin = setting.get("origin")
+    if origin is None:
+        return setting.get("from", "(not written in a file)") if setting["state"] == "known" else ""
+    parts = [f"{_ORIGIN_WORDS.get(origin['kind'], origin['kind'])} at {origin['path']}:{origin['line']}:{origin['col']}"]
+    for step in setting.get("via", ()):
+        words = _STEP_WORDS.get(step["step"], step["step"])
+        if step["step"] == "framework-key":  # written where the origin is: the mapping is the news
+            parts.append(f"{words} {step.get('detail', '')}")
+            continue
+        parts.append(f"{words} {step['path']}:{step['line']}:{step['col']}")
+    return ", ".join(parts)
+
+
+MAX_TEXT_VALUE = 60  # characters of a value in the text table (JSON shows it whole)
+
+
+def _shown(value: object) -> str:
+    text = text_value(value)
+    return text if len(text) <= MAX_TEXT_VALUE else text[: MAX_TEXT_VALUE - 3] + "..."
+
+
+def _setting_columns(setting: dict) -> tuple[str, str, str]:
+    """(state, value, where/why) of one setting for the text table."""
+    state = setting["state"]
+    if state == "known":
+        return state, _shown(setting["value"]), origin_text(setting)
+    if state == "default":
+        value = _shown(setting["value"]) if "value" in setting else "(not known)"
+        return state, value, setting["from"]
+    if state == "unknown":
+        where = origin_text(setting)
+        return state, "?", setting["reason"] + (f" ({where})" if where else "")
+    alternatives = setting["alternatives"]
+    values = " | ".join(_setting_columns(option)[1] for option in alternatives)
+    return "choice", values, "differs between paths:"
+
+
+def _choice_lines(setting: dict) -> list[tuple[str, str, str, str]]:
+    rows = []
+    for option in setting["alternatives"]:
+        state, value, where = _setting_columns(option)
+        rows.append(("", "  or " + state, value, where))
+    return rows
+
+
+def render(report: EngineReport) -> str:
+    """A small aligned table per engine."""
+    header = f"{report.path}:{report.line}: {report.kind} (vLLM {report.target_version})"
+    if report.framework:
+        header += f" [{report.framework}]"
+    lines = [header]
+    if report.target_version_from:
+        lines.append(f"  target version from {report.target_version_from}")
+    if report.built_at is not None:
+        built = report.built_at
+        lines.append(f"  built at {built['path']}:{built['line']}:{built['col']} for the call on line {report.line}")
+    if report.called_from and report.built_at is None:
+        calls = ", ".join(f"{step['path']}:{step['line']}:{step['col']}" for step in report.called_from)
+        lines.append(f"  built by the code run for the call at {calls}")
+    rows: list[tuple[str, str, str, str]] = [("setting", "state", "value", "origin / reason")]
+    for name, setting in report.settings.items():
+        state, value, where = _setting_columns(setting)
+        if setting.get("note"):
+            where += f" [{setting['note']}]"
+        rows.append((name, state, value, where))
+        if setting["state"] == "choice":
+            rows.extend(_choice_lines(setting))
+    for name, setting in report.env.items():
+        state, value, where = _setting_columns(setting)
+        if state == "default" and setting.get("value") is None:
+            value = "(unset)"
+        rows.append((f"env {name}", state, value, where))
+    lines.extend(_table(rows, "  "))
+    runner = report.runner
+    lines.append(f"  runner: {runner['runner']}" + (f" ({runner['reason']})" if runner.get("reason") else ""))
+    lines.append(f"  findings: {', '.join(report.findings) if report.findings else '(none)'}")
+    for request in report.requests:
+        lines.append(f"  request at {request['path']}:{request['line']}:")
+        rows = [("parameter", "state", "value", "origin / reason")]
+        for name, setting in request["settings"].items():
+            state, value, where = _setting_columns(setting)
+            rows.append((name, state, value, where))
+            if setting["state"] == "choice":
+                rows.extend(_choice_lines(setting))
+        lines.extend(_table(rows, "    "))
+        lines.append(f"    findings: {', '.join(request['findings']) if request['findings'] else '(none)'}")
+    return "\n".join(lines) + "\n"
+
+
+def _table(rows: list[tuple[str, ...]], indent: str) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    result = []
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths)] + [row[-1]]
+        result.append((indent + "  ".join(cells)).rstrip())
+    return result
+
+
+# ------------------------------------------------------------------ runner
+
+
+def runner_of(engine: EngineFacts, version: Version) -> dict:
+    """The model runner vLLM picks for the engine, and why (``runner.choose_runner``)."""
+    from vllm_lint.checker import engine_alternatives
+    from vllm_lint.runner import PROFILES, choose_runner
+
+    if version.release >= (0, 34):
+        return {"runner": "V2", "reason": f"vLLM {version.major}.{version.minor} has only Model Runner V2"}
+    if version.release not in PROFILES:
+        return {
+            "runner": "not modelled",
+            "reason": f"the runner choice is modelled for the releases with replay (0.28-0.33), not {version.major}.{version.minor}",
+        }
+    choices = [choose_runner(alternative, version) for alternative in engine_alternatives(engine)]
+    v1 = [choice for choice in choices if choice.v1]
+    if v1 and len(v1) == len(choices):
+        result = {"runner": "V1", "reason": v1[0].reason}
+        if v1[0].setting:
+            result["setting"] = v1[0].setting
+        return result
+    if v1:
+        return {"runner": "differs between paths", "reason": f"V1 on some paths: {v1[0].reason}"}
+    unknown = engine.open or any(fact is UNKNOWN for fact in engine.fields.values()) or engine.get_env(RUNNER_ENV_VAR) is UNKNOWN
+    if unknown:
+        return {"runner": "V2", "reason": "nothing known selects V1; an unknown value might"}
+    return {"runner": "V2", "reason": "nothing in the configuration selects V1"}
+
+
+def source_of(path: str, result) -> str | None:
+    if result.source is not None:
+        return result.source
+    from vllm_lint.sources import decode_python, read_file
+
+    try:
+        data = read_file(path)
+    except OSError:
+        return None
+    try:
+        return decode_python(data) if path.endswith((".py", ".pyi")) else data.decode("utf-8").removeprefix("\ufeff")
+    except (UnicodeDecodeError, SyntaxError, LookupError):
+        return None
+
+
+def reported_codes(facts_findings, reported: set) -> list[str]:
+    return sorted({f.code for f in facts_findings if (f.code, f.span.line, f.span.col) in reported})
+
+
+def engine_report(engine, version: Version, where: Where, explainer: Explainer, why_unknown, default_from: str, kind: str | None = None) -> EngineReport:
+    from vllm_lint.launch.schema import schema_for
+
+    schema = schema_for(version)
+    constructor = engine.kind if engine.kind in schema.keywords else "EngineArgs"
+    known_keywords = schema.keywords.get(constructor, frozenset())
+    names = [name for name in REPLAY_SETTINGS if name in known_keywords or name in engine.fields]
+    names += [name for name in engine.fields if name not in names]
+    report = EngineReport(
+        path=where.path,
+        line=engine.anchor.line,
+        end_line=engine.anchor.end_line or engine.anchor.line,
+        kind=kind or engine.kind,
+        target_version=f"{version.major}.{version.minor}",
+    )
+    own_keywords = schema.keywords.get(engine.kind) if engine.source == "python" and schema.exact else None
+    for name in names:
+        setting = explainer.setting(engine.get(name), name, ENGINE_DEFAULTS, default_from, why_unknown, engine.written)
+        if own_keywords is not None and name not in own_keywords and name in engine.fields:
+            from vllm_lint.launch.schema import history, keyword_releases, release_text
+
+            # The schema says which arguments each release has: a name it lacks is an error at start-up.
+            later = history(keyword_releases(engine.kind, name), schema.release)
+            setting["note"] = f"not an argument of {engine.kind} in vLLM {release_text(schema.release)}{later}"
+        report.settings[name] = setting
+    report.env[RUNNER_ENV_VAR] = env_setting(engine)
+    report.runner = runner_of(engine, version)
+    return report
+
+
+def request_settings(request, explainer: Explainer, why_unknown, version: Version) -> dict:
+    names = list(REQUEST_SETTINGS) + [name for name in request.fields if name not in REQUEST_SETTINGS]
+    default_from = f"vLLM {version.major}.{version.minor}'s default"
+    return {
+        name: explainer.setting(request.get(name), name, REQUEST_DEFAULTS, default_from, why_unknown, request.written)
+        for name in names
+    }
+
+
+def env_setting(engine: EngineFacts) -> dict:
+    value = engine.get_env(RUNNER_ENV_VAR)
+    if isinstance(value, Known):
+        value = value.value
+    if isinstance(value, str):
+        where = "set by the framework" if engine.source == "framework" else "the environment the engine starts in"
+        return {"state": "known", "value": value, "from": where}
+    if value is ABSENT:
+        if engine.source == "framework":
+            return {"state": "unknown", "reason": "the framework's process environment is not known"}
+        return {"state": "default", "value": None, "from": "not set: vLLM decides"}
+    reason = "the environment is changed by code vllm-lint does not follow" if engine.source == "python" else "the environment is not known here"
+    return {"state": "unknown", "reason": reason}
+
+
+def launcher_name(kind: str) -> str:
+    return {
+        "serve": "vllm serve",
+        "config": "vLLM --config file",
+        "api_server": "vLLM OpenAI api_server",
+        "dynamo": "Dynamo vLLM worker",
+    }.get(kind, kind)
+
+
