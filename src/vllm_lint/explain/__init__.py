@@ -78,7 +78,7 @@ def explain_file(target: Target, resolver, settings) -> tuple[list[EngineReport]
     if kind == "python":
         from vllm_lint.explain.python import python_reports
 
-        reports = python_reports(path, result, version, where, reported)
+        reports = python_reports(path, result, version, where, reported, why)
     elif kind is not None:
         from vllm_lint.explain.commands import command_reports
 

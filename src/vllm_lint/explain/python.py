@@ -21,7 +21,7 @@ from vllm_lint.facts import EngineFacts, Origin, Span
 from vllm_lint.versions import Version
 
 
-def python_reports(path: str, result, version: Version, where: Where, reported: set) -> list[EngineReport]:
+def python_reports(path: str, result, version: Version, where: Where, reported: set, version_source: str = "") -> list[EngineReport]:
     from vllm_lint.checker import check_facts
     from vllm_lint.python import project_modules
     from vllm_lint.python.analyzer import analyze_module
@@ -86,9 +86,14 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
                 }
             )
         reports.append(report)
-    reports += _python_framework_reports(analysis, path, version, where, reported)
+    reports += _python_framework_reports(analysis, path, version, where, reported, version_source)
     reports.sort(key=lambda r: (r.line, r.end_line))
     return reports
+
+
+def _element_span(word, first: int, last: int):
+    """Where an argv list element was written (as ``check`` locates framework findings in it)."""
+    return word.extra.get("span")
 
 
 def _same_engine(engine: EngineFacts, other: EngineFacts) -> bool:
@@ -104,7 +109,7 @@ def _same_engine(engine: EngineFacts, other: EngineFacts) -> bool:
     )
 
 
-def _python_framework_reports(analysis, path: str, version: Version, where: Where, reported: set) -> list[EngineReport]:
+def _python_framework_reports(analysis, path: str, version: Version, where: Where, reported: set, version_source: str) -> list[EngineReport]:
     """RL framework entry points started from argv lists (``subprocess.run([..., "-m", "verl.trainer.main_ppo", *overrides])``)."""
     if not analysis.framework_launches:
         return []
@@ -113,7 +118,7 @@ def _python_framework_reports(analysis, path: str, version: Version, where: Wher
     built_engines = []
     for words, call_span in analysis.framework_launches:
         lines = (call_span.line, call_span.end_line or call_span.line)
-        for built in launch_engines(words, None, path, version, lambda word, first, last: word.extra.get("span"), call_span):
+        for built in launch_engines(words, None, path, version, _element_span, call_span, version_source):
             built_engines.append((built, lines))
     return framework_reports(built_engines, where, reported)
 
