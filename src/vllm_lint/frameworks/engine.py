@@ -233,6 +233,10 @@ def _launch_pack(words) -> tuple[Pack, int] | None:
         pack = packs.load_pack(name)
         for index, text in enumerate(texts):
             if text is None:
+                # ``$ROOT/examples/run_grpo.py``: a script known by the end of its path.
+                tail = words[index].suffix
+                if tail.startswith("/") and any(fnmatch.fnmatch(tail, "*/" + pattern) for pattern in pack.scripts):
+                    return pack, index + 1
                 continue
             if text == "-m" and index + 1 < len(texts) and texts[index + 1] in pack.modules:
                 return pack, index + 2

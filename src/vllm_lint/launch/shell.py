@@ -524,6 +524,7 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
     words: list[Word] = []
     chars: list[str] = []
     offs: list[int] = []
+    suffix: list[str] = []  # literal text after the last unknown part
     unknown = False
     present = False  # a quoted part makes a word even when empty
 
@@ -532,20 +533,32 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
     in_place = start >= 0 and (mapper.base is None or end - start == raw.end - raw.start)
 
     def emit() -> None:
-        nonlocal chars, offs, unknown, present
+        nonlocal chars, offs, unknown, present, suffix
         if chars or present or unknown:
             text = None if unknown else "".join(chars)
             word = Word(text, start, end, offs=None if unknown else offs, prefix="".join(chars) if unknown else "", style=SHELL, multiline=multiline)
+            if unknown:
+                word.suffix = "".join(suffix)
             if not in_place or -1 in offs:
                 word.extra["editable"] = False
             words.append(word)
-        chars, offs, unknown, present = [], [], False, False
+        chars, offs, unknown, present, suffix = [], [], False, False, []
 
-    for part in raw.parts:
+    def open_rest(position: int) -> Word:
+        """The unknown words an unquoted expansion splits into; the last ends with the literal rest."""
+        word = open_word(start, end)
+        rest = raw.parts[position + 1 :]
+        if rest and all(isinstance(p, Lit) for p in rest):
+            word.suffix = "".join(p.text for p in rest)
+        return word
+
+    for position, part in enumerate(raw.parts):
         if isinstance(part, Lit):
             if part.quoted:
                 present = True
-            if not unknown:
+            if unknown:
+                suffix.extend(part.text)
+            else:
                 chars.extend(part.text)
                 if mapper.base is None and mapper.shift == 0:
                     offs.extend(part.idx)
@@ -573,16 +586,19 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             present = True
             if value is UNKNOWN:
                 unknown = True
+                suffix = []
             elif value is not ABSENT and not unknown:
                 chars.extend(value)
                 offs.extend([-1] * len(value))
+            elif value is not ABSENT:
+                suffix.extend(value)
             continue
         # An unquoted expansion is split into words.
         if value is UNKNOWN:
             if chars or present or unknown:
                 unknown = True
                 emit()
-            words.append(open_word(start, end))
+            words.append(open_rest(position))
             return words  # the rest of this word belongs to the unknown words
         if value is ABSENT:
             continue
@@ -592,6 +608,8 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             elif not unknown:
                 chars.append(ch)
                 offs.append(-1)
+            else:
+                suffix.append(ch)
     emit()
     return words
 

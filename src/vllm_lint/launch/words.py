@@ -77,6 +77,8 @@ class Word:
     linted file (quotes included), ``offs`` the offset of each character of
     ``text`` (-1 where it came from elsewhere, e.g. a variable's value).
     ``path`` is set for words read from another file (a ``--config`` YAML).
+    ``suffix`` is the certain end of an unknown word (``$ROOT/examples/run.py``
+    ends in ``/examples/run.py``): enough to recognise a script by its path.
     """
 
     text: str | None
@@ -94,6 +96,7 @@ class Word:
     multiline: bool = True
     quote: str = ""
     extra: dict = field(default_factory=dict)
+    suffix: str = ""
 
     @property
     def known(self) -> bool:
