@@ -46,6 +46,9 @@ class Finding:
     argument: str | None = None
     # VLM301: the successor vLLM documents for the argument (``launch.schema.Rename``), when fixed.
     rename: object = None
+    # An RL framework launch in a Python argv list: (safety, message, ``fix.argv.ElementEdit``s)
+    # that fix it, applied by the Python fixer when the list reaches that launch only.
+    argv_fix: tuple | None = None
 
     @property
     def explanation(self) -> str | None:

@@ -70,7 +70,7 @@ class ElementEdit:
 # ------------------------------------------------------------------ which words
 
 
-def _element(word) -> object | None:
+def element_of(word) -> object | None:
     """The argv element a word was written as (``--flag=value`` words are part of one)."""
     element = word.extra.get("part_of", word)
     if element.text is None or element.open or element.maybe or element.path is not None:
@@ -84,7 +84,7 @@ def _element(word) -> object | None:
 def _removals(words) -> list[ElementEdit] | None:
     edits: dict[Span, ElementEdit] = {}
     for word in words:
-        element = _element(word)
+        element = element_of(word)
         if element is None:
             return None
         span = element.extra["span"]
@@ -93,7 +93,7 @@ def _removals(words) -> list[ElementEdit] | None:
 
 
 def _replacement(word, new: str) -> list[ElementEdit] | None:
-    element = _element(word)
+    element = element_of(word)
     if element is None:
         return None
     return [ElementEdit(element.extra["span"], element.text, new)]
@@ -108,13 +108,13 @@ def _set_logprobs(parsed) -> tuple[str, list[ElementEdit]] | None:
             if len(group) > 1:
                 edits = _replacement(group[1], REQUIRED_MODE)
             else:  # "--logprobs-mode=raw_logprobs"
-                element = _element(flag)
+                element = element_of(flag)
                 if element is None or "=" not in element.text:
                     return None
                 edits = _replacement(flag, element.text.split("=", 1)[0] + "=" + REQUIRED_MODE)
             return ("Set `--logprobs-mode` to `processed_logprobs`", edits) if edits else None
     mask = parsed.mask_word
-    element = _element(mask) if mask is not None else None
+    element = element_of(mask) if mask is not None else None
     if element is None:
         return None
     edit = ElementEdit(element.extra["span"], element.text, element.text, ("--logprobs-mode", REQUIRED_MODE))
@@ -159,10 +159,10 @@ def _remove_adaptive(parsed) -> tuple[str, list[ElementEdit]] | None:
     group = groups[-1]
     if len(group) > 1:
         value = group[1]
-        element = _element(value)
+        element = element_of(value)
         new = _without_adaptive(element.text) if element is not None else None
     else:  # "--speculative-config={...}"
-        element = _element(group[0])
+        element = element_of(group[0])
         if element is None or "=" not in element.text:
             return None
         flag, json_text = element.text.split("=", 1)
@@ -178,7 +178,7 @@ def _rename(parsed) -> tuple[str, list[ElementEdit]] | None:
         return None  # renaming would give the flag twice
     edits: list[ElementEdit] = []
     for group in parsed.groups.get("enable_return_sampling_mask", []):
-        element = _element(group[0])
+        element = element_of(group[0])
         if element is None or "part_of" in group[0].extra:
             return None
         new, count = re.subn(r"enable[-_](?=return[-_]sampling[-_]mask)", "", element.text, count=1)
@@ -216,7 +216,7 @@ def _rename_argument(parsed, finding: Finding) -> tuple[str, list[ElementEdit]] 
         return None
     elements = []
     for word in parsed.words:
-        element = _element(word)
+        element = element_of(word)
         if element is not None and element.extra["span"] == finding.span and element is word:
             elements.append(element)
     if len(elements) != 1:

@@ -369,6 +369,10 @@ def plan(
     ``elsewhere`` (``crossfile.OtherFiles``) lets edits go to other project files; without
     it, a finding whose value is written in another file has no fix.
     """
+    # RL framework launches in argv lists carry their element edits (``frameworks/report.py``).
+    launches = [f for f in findings if f.argv_fix is not None]
+    findings = [f for f in findings if f.argv_fix is None]
+    planned_launches = _framework_argv_targets(source, launches, mode)
     disabling = {id(f) for f in findings if mode == DISABLE_REPLAY and f.code in REPLAY_CODES}
     targets = {id(f): keep_replay_target(f) for f in findings if id(f) not in disabling}
     # Findings about a server started from an argv list: their edits are the list's elements.
@@ -406,4 +410,22 @@ def plan(
                     target = None  # renaming would write the new name twice
         if target is not None:
             planned.append(Planned(finding, target))
+    return planned + planned_launches
+
+
+def _framework_argv_targets(source: str, findings: list[Finding], mode: str) -> list[Planned]:
+    """The element edits of framework launches, for lists that reach that launch only."""
+    if not findings or mode == DISABLE_REPLAY:
+        return []
+    from vllm_lint.fix import argv
+
+    try:
+        uses = argv.ListUses(ast.parse(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    planned = []
+    for finding in findings:
+        safety, message, elements = finding.argv_fix
+        if all(uses.private(edit.span) for edit in elements):
+            planned.append(Planned(finding, Target("argv", "argv", elements[0].span, safety, message, tuple(elements))))
     return planned

@@ -80,8 +80,56 @@ def decorate(finding: Finding, pack: Pack, decided_by: dict, source, only_writte
     finding = replace(finding, message=message)
     if decided is not None and decided[1].key_span is not None and decided[1].path is None:
         finding.span = decided[1].key_span  # the key or override that decides it
-    finding.fix = _fix(finding, pack, decided, replay, source)
+    if source is None:  # a launch written as a Python argv list: its elements are edited
+        finding.argv_fix = _argv_fix(finding, pack, decided, replay)
+    else:
+        finding.fix = _fix(finding, pack, decided, replay, source)
     return finding
+
+
+def _argv_fix(finding: Finding, pack: Pack, decided, replay) -> tuple | None:
+    """The ``_fix`` of a launch written as a Python argv list, as element edits: an override
+    token ``key=value`` gets its new value, or a token is added after the replay token."""
+    from vllm_lint.fix.argv import ElementEdit, element_of
+
+    action = finding.fix_action
+    if action is None:
+        return None
+    if decided is None or decided[1].provenance == "default":
+        if action != "set-processed-logprobs" or replay is None:
+            return None
+        replay_key, entry = replay
+        if entry.provenance != "override" or entry.why:
+            return None
+        target = _sibling_key(pack, replay_key, "logprobs_mode")
+        element = element_of(entry.word) if entry.word is not None else None
+        if target is None or element is None or element.text != entry.word.text:
+            return None
+        if pack.launchers.get("style") == "pydantic-config":
+            texts = ("--" + ".".join(part.replace("_", "-") for part in target.split(".")), "processed_logprobs")
+        else:
+            sign = "++" if element.text.startswith("++") else "+" if element.text.startswith("+") else ""
+            texts = (f"{sign}{target}=processed_logprobs",)
+        edit = ElementEdit(element.extra["span"], element.text, element.text, texts)
+        return ("unsafe", f"Add {' '.join(texts)}", (edit,))
+    key, entry = decided
+    if entry.provenance != "override" or entry.word is None or isinstance(entry.value, dict):
+        return None
+    element = element_of(entry.word)
+    # Only a whole ``key=value`` element: a value written as the next element, or inside
+    # a ``{...}`` value, keeps the finding without an edit.
+    if element is None or element.text != entry.word.text or "=" not in element.text or element.text.startswith("-"):
+        return None
+    head, written = element.text.split("=", 1)
+    if action == "set-processed-logprobs":
+        new, safety, message = "processed_logprobs", "safe", f"Set {key} to processed_logprobs"
+    elif action in ("remove", "remove-adaptive-verification") and isinstance(entry.value, list):
+        new, safety, message = "[]", "unsafe", f"Empty {key}"
+    elif action in ("remove", "remove-adaptive-verification") and (entry.value is True or isinstance(entry.value, str)):
+        new, safety, message = ("False" if written[:1].isupper() else "false"), "unsafe", f"Turn {key} off"
+    else:
+        return None
+    return (safety, message, (ElementEdit(element.extra["span"], element.text, f"{head}={new}"),))
 
 
 def _fix(finding: Finding, pack: Pack, decided, replay, source) -> Fix | None:

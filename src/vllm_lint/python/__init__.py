@@ -139,7 +139,9 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, ve
         with project.analysing(real_path):
             analysis = analyze_module(tree, real_path, project)
     findings = check_facts(_not_reported_elsewhere(analysis, version, real_path), analysis.requests, version)
-    findings += _framework_findings(analysis, version, real_path, version_source)
+    framework_findings = _framework_findings(analysis, version, real_path, version_source)
+    if framework_findings:
+        findings = sorted(findings + framework_findings, key=lambda f: (f.span.line, f.span.col, f.code))
     for finding in findings:
         origin = finding.origin
         # A dict of another file may have readers there too: the fixer counts them all.
@@ -157,13 +159,21 @@ def _framework_findings(analysis, version: Version, path: str | None, version_so
         return []
     from vllm_lint.frameworks import lint_launch
 
-    found: list[Finding] = []
+    found: dict[tuple, Finding] = {}
     for words, call_span in analysis.framework_launches:
         findings, _applied = lint_launch(
             words, None, path or "-", version, lambda word, first, last: word.extra.get("span"), call_span, version_source
         )
-        found.extend(findings)
-    return found
+        for finding in findings:
+            key = (finding.code, finding.span, finding.message)
+            if key in found:
+                # One list that starts two launches: one finding at its element, and no edit
+                # unless both launches want the same one.
+                if found[key].argv_fix != finding.argv_fix:
+                    found[key].argv_fix = None
+                continue
+            found[key] = finding
+    return list(found.values())
 
 
 def _not_reported_elsewhere(analysis, version: Version, path: str | None) -> list:
