@@ -37,6 +37,8 @@ def test_release_facts_that_vllms_history_documents():
 def test_history_and_near_miss():
     assert schema.history(schema.option_releases("--task"), (0, 34)) == " (removed in 0.13)"
     assert schema.history(schema.option_releases("--enable-trace-replay"), (0, 12)) == " (added in 0.29)"
+    # Removed, then back: both are said.
+    assert schema.history([(0, 15), (0, 16), (0, 33), (0, 34)], (0, 20)) == " (removed in 0.17, back in 0.33)"
     assert schema.history([], (0, 34)) == ""
     assert schema.near_miss("--max-model-length", ["--max-model-len", "--max-num-seqs"]) == "--max-model-len"
     assert schema.near_miss("--port", ["--max-model-len"]) is None
@@ -237,7 +239,7 @@ def test_rename_messages_and_fix_safety(tmp_path):
         "0.20",
     )
     assert "--disable-mm-preprocessor-cache is not an argument in vLLM 0.20 (removed in 0.13); renamed to --mm-processor-cache-gb 0 (vLLM 0.12)" in out
-    assert "--disable-log-requests is not an argument in vLLM 0.20 (added in 0.33); replaced by --enable-log-requests (vLLM 0.11)" in out
+    assert "--disable-log-requests is not an argument in vLLM 0.20 (removed in 0.17, back in 0.33); replaced by --enable-log-requests (vLLM 0.11)" in out
     code = subprocess.run(
         [sys.executable, "-m", "vllm_lint", "check", "--output-format", "json", "--target-version", "0.20", str(tmp_path)],
         capture_output=True,

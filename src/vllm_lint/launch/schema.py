@@ -114,16 +114,19 @@ def keyword_releases(kind: str, name: str) -> list[tuple[int, int]]:
 
 
 def history(present_in: list[tuple[int, int]], release: tuple[int, int]) -> str:
-    """" (removed in 0.X)" / " (added in 0.Y)" for a name the release lacks; "" when no release has it."""
+    """" (removed in 0.X)" / " (added in 0.Y)" for a name the release lacks, " (removed in 0.X,
+    back in 0.Y)" for one that returned; "" when no release has it."""
     later = [r for r in present_in if r > release]
     earlier = [r for r in present_in if r < release]
+    removed = ""
+    if earlier:
+        following = [r for r in releases() if r > earlier[-1]]
+        removed = "removed in %d.%d" % following[0] if following else ""
+    if later and removed:
+        return " (%s, back in %d.%d)" % ((removed,) + later[0])
     if later:
         return " (added in %d.%d)" % later[0]
-    if earlier:
-        known = releases()
-        following = [r for r in known if r > earlier[-1]]
-        return " (removed in %d.%d)" % following[0] if following else ""
-    return ""
+    return f" ({removed})" if removed else ""
 
 
 def near_miss(name: str, candidates) -> str | None:

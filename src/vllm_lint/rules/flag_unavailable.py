@@ -140,7 +140,7 @@ def _options(facts, release):
 def _finding(facts, name, release, present_in, guess, span):
     history = schema.history(present_in, release.release)
     where = "vLLM %s" % schema.release_text(release.release) if release.exact else "any known vLLM release"
-    if "added in" in history:
+    if "added in" in history or "back in" in history:
         advice = "upgrade vLLM or remove it"
     elif guess is not None:
         advice = f"did you mean {guess}?"
