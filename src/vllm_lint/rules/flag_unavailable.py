@@ -3,7 +3,8 @@ Checks for engine arguments the target vLLM release does not define: a
 keyword or dict key given to `LLM`, `EngineArgs` or `AsyncEngineArgs`, a
 `vllm serve` flag (on a command line, in a `--config` file, a Kubernetes,
 compose or Dockerfile command, an argv list). The message says when another
-release has it ("removed in 0.X", "added in 0.Y") and suggests the closest
+release has it ("removed in 0.X", "added in 0.Y", "removed in 0.X, back in
+0.Y") and suggests the closest
 argument the release has.
 
 When vLLM's own source documents a successor for the argument (a deprecation
