@@ -202,9 +202,9 @@ def _rebuild_call(call: cst.Call, seq: _Seq) -> cst.Call:
     return call.with_changes(args=args, whitespace_before_args=seq.gaps[0])
 
 
-def _dict_seq(node: cst.Dict) -> _Seq:
-    elements = list(node.elements)
-    gaps: list = [node.lbrace.whitespace_after]
+def _bracketed_seq(elements: list, after_opening, before_closing) -> _Seq:
+    """The layout of a dict, list or tuple display's elements between its brackets."""
+    gaps: list = [after_opening]
     comma_before: list = []
     trailing = False
     for index, element in enumerate(elements):
@@ -213,7 +213,7 @@ def _dict_seq(node: cst.Dict) -> _Seq:
         if index < len(elements) - 1:
             gaps.append(comma.whitespace_after if isinstance(comma, cst.Comma) else _SPACE)
         else:
-            closing = node.rbrace.whitespace_before
+            closing = before_closing
             if isinstance(comma, cst.Comma):
                 trailing = True
                 if _is_empty(closing):
@@ -222,23 +222,31 @@ def _dict_seq(node: cst.Dict) -> _Seq:
     return _Seq(elements, gaps, comma_before, trailing)
 
 
-def _rebuild_dict(node: cst.Dict, seq: _Seq) -> cst.Dict:
+def _bracketed_elements(seq: _Seq, trailing: bool) -> list:
+    """The elements of ``seq`` with their commas laid out again (the last one's only if ``trailing``)."""
     count = len(seq.elements)
-    lbrace = node.lbrace.with_changes(whitespace_after=seq.gaps[0])
-    if count == 0:
-        return node.with_changes(elements=[], lbrace=lbrace, rbrace=node.rbrace.with_changes(whitespace_before=_EMPTY))
     elements = []
     for index, element in enumerate(seq.elements):
-        last = index == count - 1
-        if not last:
+        if index < count - 1:
             comma = cst.Comma(whitespace_before=seq.comma_before[index], whitespace_after=seq.gaps[index + 1])
-        elif seq.trailing:
+        elif trailing:
             comma = cst.Comma(whitespace_before=seq.comma_before[index], whitespace_after=_EMPTY)
         else:
             comma = cst.MaybeSentinel.DEFAULT
         elements.append(element.with_changes(comma=comma))
+    return elements
+
+
+def _dict_seq(node: cst.Dict) -> _Seq:
+    return _bracketed_seq(list(node.elements), node.lbrace.whitespace_after, node.rbrace.whitespace_before)
+
+
+def _rebuild_dict(node: cst.Dict, seq: _Seq) -> cst.Dict:
+    lbrace = node.lbrace.with_changes(whitespace_after=seq.gaps[0])
+    if not seq.elements:
+        return node.with_changes(elements=[], lbrace=lbrace, rbrace=node.rbrace.with_changes(whitespace_before=_EMPTY))
     rbrace = node.rbrace.with_changes(whitespace_before=seq.gaps[-1])
-    return node.with_changes(elements=elements, lbrace=lbrace, rbrace=rbrace)
+    return node.with_changes(elements=_bracketed_elements(seq, seq.trailing), lbrace=lbrace, rbrace=rbrace)
 
 
 def _display_brackets(node: cst.List | cst.Tuple) -> tuple[object, object] | None:
@@ -251,39 +259,15 @@ def _display_brackets(node: cst.List | cst.Tuple) -> tuple[object, object] | Non
 
 
 def _display_seq(node: cst.List | cst.Tuple) -> _Seq:
-    opening, closing_bracket = _display_brackets(node)
-    elements = list(node.elements)
-    gaps: list = [opening.whitespace_after]
-    comma_before: list = []
-    trailing = False
-    for index, element in enumerate(elements):
-        comma = element.comma
-        comma_before.append(comma.whitespace_before if isinstance(comma, cst.Comma) else _EMPTY)
-        if index < len(elements) - 1:
-            gaps.append(comma.whitespace_after if isinstance(comma, cst.Comma) else _SPACE)
-        else:
-            closing = closing_bracket.whitespace_before
-            if isinstance(comma, cst.Comma):
-                trailing = True
-                if _is_empty(closing):
-                    closing = comma.whitespace_after
-            gaps.append(closing)
-    return _Seq(elements, gaps, comma_before, trailing)
+    opening, closing = _display_brackets(node)
+    return _bracketed_seq(list(node.elements), opening.whitespace_after, closing.whitespace_before)
 
 
 def _rebuild_display(node: cst.List | cst.Tuple, seq: _Seq) -> cst.List | cst.Tuple:
     count = len(seq.elements)
     # A one-element tuple needs its comma.
     trailing = seq.trailing or (isinstance(node, cst.Tuple) and count == 1)
-    elements = []
-    for index, element in enumerate(seq.elements):
-        if index < count - 1:
-            comma = cst.Comma(whitespace_before=seq.comma_before[index], whitespace_after=seq.gaps[index + 1])
-        elif trailing:
-            comma = cst.Comma(whitespace_before=seq.comma_before[index], whitespace_after=_EMPTY)
-        else:
-            comma = cst.MaybeSentinel.DEFAULT
-        elements.append(element.with_changes(comma=comma))
+    elements = _bracketed_elements(seq, trailing)
     opening_ws, closing_ws = seq.gaps[0], (seq.gaps[-1] if count else _EMPTY)
     if isinstance(node, cst.List):
         return node.with_changes(
