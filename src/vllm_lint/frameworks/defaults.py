@@ -131,14 +131,9 @@ def _installed_root(package: str) -> str | None:
 
 
 def _installed(pack: Pack, relative: str) -> str | None:
-    package = relative.split("/", 1)[0]
-    if not package.isidentifier():
-        return None
-    root = _installed_root(package)
-    if root is None:
-        return None
-    file = Path(root) / relative
-    return str(file) if file.is_file() else None
+    """A file (not a folder) of the installed framework's package."""
+    found = installed_file(pack, relative)
+    return found if found is not None and Path(found).is_file() else None
 
 
 def pinned_release(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None, str]:

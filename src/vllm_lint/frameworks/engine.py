@@ -286,15 +286,7 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     chosen_words = {_choice_key(word): word for word in rest if _choice_key(word) in used}
     rest = [word for word in rest if _choice_key(word) not in used]
 
-    def offsets_span(word, first_char: int, last_char: int):
-        sub = word.sub_offsets(first_char, last_char)
-        if sub is not None:
-            return source.span(*sub)
-        if word.located:
-            return source.span(word.start, word.end)
-        return None
-
-    locate = span_of or offsets_span
+    locate = span_of or _word_locator(source)
     _attribute_to_choices(tree, chosen_words, locate)
     apply_overrides(tree, rest, source, locate)
     resolve_interpolations(tree)
@@ -306,11 +298,10 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     return findings, [Applied(pack.name, reason, defaults_from)]
 
 
-def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_of, fallback, version_source: str):
-    """A launch whose options are dotted ``--key value`` pairs and ``@ file`` configs (prime-rl)."""
-    from vllm_lint.frameworks.overrides import apply_cli_options
+def _word_locator(source):
+    """Where a word's characters ``[first, last)`` are written in ``source`` (else the whole word)."""
 
-    def offsets_span(word, first_char: int, last_char: int):
+    def locate(word, first_char: int, last_char: int):
         sub = word.sub_offsets(first_char, last_char)
         if sub is not None:
             return source.span(*sub)
@@ -318,7 +309,14 @@ def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_
             return source.span(word.start, word.end)
         return None
 
-    locate = span_of or offsets_span
+    return locate
+
+
+def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_of, fallback, version_source: str):
+    """A launch whose options are dotted ``--key value`` pairs and ``@ file`` configs (prime-rl)."""
+    from vllm_lint.frameworks.overrides import apply_cli_options
+
+    locate = span_of or _word_locator(source)
     base_dir = os.path.dirname(os.path.abspath(path))
 
     def read_file(name: str, mount: str):
