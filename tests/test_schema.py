@@ -249,3 +249,28 @@ def test_rename_messages_and_fix_safety(tmp_path):
     assert records[1]["fix"]["applicability"] == "unsafe"
     assert records[1]["fix"]["edits"][0]["content"] == "--mm-processor-cache-gb 0"
     assert records[2]["fix"] is None  # the opposite meaning: no rewrite
+
+
+def test_a_value_in_a_launched_config_file_is_reported_once_where_it_is_written(tmp_path):
+    (tmp_path / "serving").mkdir()
+    files = {
+        "serve.sh": "vllm serve Qwen/Qwen3-8B --config serving/replay.yaml --port 8000\n",
+        "serving/replay.yaml": "tensor-parallel-size: 2\ndisable-log-requests: true\ngpu-memory-utilization: 1.5\n",
+    }
+    both = _lint(tmp_path, files, "--target-version", "0.20")
+    assert "serving/replay.yaml:2:1: VLM301 --disable-log-requests" in both
+    assert "serving/replay.yaml:3:1: VLM304 --gpu-memory-utilization=1.5" in both
+    assert "serve.sh" not in both and "Found 2 errors" in both
+    # The script alone: the launch says where the value is set.
+    script = subprocess.run(
+        [sys.executable, "-m", "vllm_lint", "check", "--output-format", "concise", "--target-version", "0.20", "serve.sh"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    ).stdout
+    assert "serve.sh:1:1: VLM301 --disable-log-requests" in script and "(set in serving/replay.yaml, line 2)" in script
+    assert "(set in serving/replay.yaml, line 3)" in script and "Found 2 errors" in script
+    # A config value the file itself does not report (another code) stays at the launch.
+    files["serving/replay.yaml"] = "# vllm-lint: noqa: VLM304\ntensor-parallel-size: 2\ngpu-memory-utilization: 1.5\n"
+    kept = _lint(tmp_path, files, "--target-version", "0.20")
+    assert "serve.sh:1:1: VLM304" in kept and "serving/replay.yaml:" not in kept

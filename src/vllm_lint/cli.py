@@ -292,6 +292,26 @@ def _select(results, settings) -> None:
                 result.findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
 
 
+def _report_config_values_once(results) -> None:
+    """A launch's finding about a value its ``--config`` file holds is dropped when that
+    file is linted in the same run and reports it at the value (where its fix is)."""
+    by_path = {os.path.abspath(result.path): result for result in results if result.findings}
+    if len(by_path) < 2:
+        return
+    for result in results:
+        kept = []
+        for finding in result.findings:
+            origin = finding.origin
+            if origin is not None and origin.kind == "config-key" and origin.path not in (None, "<implicit>"):
+                config = by_path.get(os.path.abspath(origin.path))
+                if config is not None and config is not result and any(
+                    other.code == finding.code and other.span.line == origin.span.line for other in config.findings
+                ):
+                    continue
+            kept.append(finding)
+        result.findings = kept
+
+
 def _read_skipped_directives(results, settings) -> None:
     """With the unused-noqa rule on, files skipped unanalysed are read for noqa comments too
     (a comment left after the setting it silenced was removed); off, they cost nothing."""
@@ -375,6 +395,7 @@ def run_check(args, out=None, err=None) -> int:
                 if result.path == args.stdin_filename:
                     result.findings, result.error, result.noqa = [], None, None
     _select(results, settings)
+    _report_config_values_once(results)
 
     if args.add_noqa:
         from vllm_lint.add_noqa import add_noqa

@@ -122,3 +122,12 @@ def unknown_setting_error(facts: EngineFacts, name: str) -> str:
     if facts.source == "command-line":
         return f"unrecognized arguments: {name_of(facts, name)}"
     return f"got an unexpected keyword argument '{name}'"
+
+
+def from_other_file(finding, origin):
+    """A command-line finding about a value its ``--config`` file holds: the finding keeps
+    that origin, so the message says where it is set and a run that lints the file too
+    reports it once, there."""
+    if origin is not None and origin.path is not None and finding.origin is None:
+        finding.origin = origin
+    return finding

@@ -78,7 +78,7 @@ arguments that no known release has are reported.
 
 from vllm_lint.facts import known_bool
 from vllm_lint.launch import schema
-from vllm_lint.rules.base import Rule, name_of, unknown_setting_error
+from vllm_lint.rules.base import Rule, from_other_file, name_of, unknown_setting_error
 from vllm_lint.versions import ALL_VERSIONS
 
 # Reported by VLM302 (no release ever had them), with a fix.
@@ -135,7 +135,7 @@ def _options(facts, release):
         rename = schema.documented_rename(bare, release) if option.startswith("--") else None
         if rename is not None:
             _renamed(finding, rename, facts, option, origin if origin is not None and origin.path is None else None)
-        yield finding
+        yield from_other_file(finding, origin)
 
 
 def _finding(facts, name, release, present_in, guess, span):

@@ -34,7 +34,7 @@ as `quantization` or `tokenizer_mode`, whose plugins may add values) is not.
 
 from vllm_lint.facts import Known
 from vllm_lint.launch import schema
-from vllm_lint.rules.base import Rule
+from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import ALL_VERSIONS
 
 
@@ -52,7 +52,8 @@ def check(facts, version):
             if converted is None or converted in accepted:
                 continue
             span = origin.span if origin is not None and origin.path is None else facts.anchor
-            yield _finding(option, value, accepted, span, f"argument {option}: invalid choice: '{value}'", dest, release)
+            finding = _finding(option, value, accepted, span, f"argument {option}: invalid choice: '{value}'", dest, release)
+            yield from_other_file(finding, origin)
         return
     if facts.kind not in schema.CONSTRUCTORS:
         return

@@ -31,7 +31,7 @@ not have. The bounds are the `Field(ge=, gt=, le=, lt=)` of the config field.
 
 from vllm_lint.facts import Known
 from vllm_lint.launch import schema
-from vllm_lint.rules.base import Rule
+from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import ALL_VERSIONS
 
 WORDS = {"ge": "greater than or equal to", "gt": "greater than", "le": "less than or equal to", "lt": "less than"}
@@ -53,7 +53,7 @@ def check(facts, version):
             broken = _broken(number, bounds) if number is not None else None
             if broken:
                 span = origin.span if origin is not None and origin.path is None else facts.anchor
-                yield _finding(option, number, broken, span, dest, release)
+                yield from_other_file(_finding(option, number, broken, span, dest, release), origin)
         return
     if facts.kind not in schema.CONSTRUCTORS:
         return
