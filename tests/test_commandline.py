@@ -592,3 +592,26 @@ def test_the_release_an_image_names(image, release):
 
     found = image_release(image)
     assert (None if found is None else f"{found.major}.{found.minor}") == release
+
+
+def test_columns_after_non_ascii_text_count_characters_in_every_output(tmp_path):
+    """Spans carry UTF-8 byte columns, as the Python front end's do; output shows characters."""
+    import io
+
+    from vllm_lint import cli
+
+    line = 'echo "héllo🙂"; vllm serve "Qwen/Qwen3-4B🙂" --return-sampling-mask --logprobs-mode raw_logprobs\n'
+    result = lint_text(tmp_path, "serve.sh", line)
+    flag = line.index("--logprobs-mode")
+    assert found(result) == [(1, len(line[:flag].encode()) + 1, "VLM105")]
+    out = io.StringIO()
+    cli.run_check(cli.build_parser().parse_args(["check", "--output-format", "concise", "--target-version", "0.33", str(tmp_path / "serve.sh")]), out)
+    assert f"serve.sh:1:{flag + 1}: VLM105" in out.getvalue()
+    manifest = lint_text(
+        tmp_path,
+        "deploy.yaml",
+        "containers:\n  - image: vllm/vllm-openai:v0.33.0\n    args: [\"--model\", \"Qwen/é🙂\", \"--return-sampling-mask\"]\n",
+    )
+    text = (tmp_path / "deploy.yaml").read_text(encoding="utf-8").splitlines()[2]
+    mask = text.index('"--return-sampling-mask"')
+    assert [(f.span.line, f.span.col, f.code) for f in manifest.findings] == [(3, len(text[:mask].encode()), "VLM105")]

@@ -28,6 +28,13 @@ def char_column(line: str, byte_col: int) -> int:
     return len(line.encode("utf-8", "surrogatepass")[:byte_col].decode("utf-8", "ignore"))
 
 
+def byte_column(line: str, char_col: int) -> int:
+    """A 0-based column counted in characters of ``line`` as a count of UTF-8 bytes."""
+    if line.isascii():
+        return char_col
+    return len(line[:char_col].encode("utf-8", "surrogatepass"))
+
+
 def cell_width(text: str) -> int:
     """The number of terminal cells ``text`` takes (wide characters two, combining marks none)."""
     if text.isascii():

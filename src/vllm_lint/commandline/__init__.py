@@ -365,8 +365,28 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
         result.error = FileError(path, f"internal error while reading this file: {type(error).__name__}: {error}")
         return result
     result.findings, result.noqa = ctx.findings()
+    _spans_in_bytes(result.findings, text)
     result.frameworks = ctx.frameworks_applied
     return result
+
+
+def _spans_in_bytes(findings: list[Finding], text: str) -> None:
+    """The command-line readers count columns in characters; findings carry UTF-8 byte
+    columns, as Python's ``ast`` gives them, and output converts them back."""
+    if text.isascii():
+        return
+    from vllm_lint.columns import byte_column, source_lines
+
+    lines = source_lines(text)
+
+    def column(line: int | None, col: int | None) -> int | None:
+        if line is None or col is None or not 0 < line <= len(lines):
+            return col
+        return byte_column(lines[line - 1], col)
+
+    for finding in findings:
+        span = finding.span
+        finding.span = Span(span.line, column(span.line, span.col), span.end_line, column(span.end_line, span.end_col))
 
 
 def _framework_prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool]:
