@@ -1022,11 +1022,14 @@ class Interpreter:
         if name in ("source", ".", "eval"):
             state.forget_all()
             return
-        if name == "read":
+        if name in ("read", "mapfile", "readarray"):
             for raw in raws[1:]:
                 literal = raw.literal()
                 if literal and _NAME.fullmatch(literal):
                     state.vars[literal] = UNKNOWN
+            return
+        if name == "printf":
+            self._printf_to_variable(raws)
             return
         if name in self.functions:
             state.forget(self.functions[name])
@@ -1044,10 +1047,35 @@ class Interpreter:
         last = self.mapper(raws[-1].end - 1)
         self.on_command(Command(words, env, env_open, start, last + 1 if last >= 0 else start))
 
+    def _printf_to_variable(self, raws: list[RawWord]) -> None:
+        """``printf -v NAME FORMAT ...`` assigns NAME at run time: its value is unknown."""
+        rest = raws[1:]
+        for index, raw in enumerate(rest):
+            prefix = raw.plain_prefix()
+            if prefix == "--" or not prefix.startswith("-"):
+                return  # the format: no more options
+            if not prefix.startswith("-v"):
+                continue
+            literal = raw.literal()
+            if literal == "-v":
+                literal = rest[index + 1].literal() if index + 1 < len(rest) else None
+            elif literal is not None:
+                literal = literal[2:]
+            name = literal.split("[", 1)[0] if literal else None
+            if name and _NAME.fullmatch(name):
+                self.state.vars[name] = UNKNOWN
+            else:
+                self.state.forget_all()  # a name we cannot read
+            return
+
     def _assigning_builtin(self, name: str, raws: list[RawWord]) -> None:
         state = self.state
         export = name == "export"
         options = [raw.literal() or "" for raw in raws if (raw.literal() or "").startswith(("-", "+"))]
+        if name != "export" and any(option.startswith("-") and "n" in option for option in options):
+            # ``declare -n REF=NAME``: writes through REF change NAME unseen.
+            state.forget_all()
+            return
         if any(option.startswith("-") and "x" in option for option in options):
             export = True
         if name == "export" and any(option.startswith("-") and "n" in option for option in options):
