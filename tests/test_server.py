@@ -157,6 +157,20 @@ def test_finding_fixed_by_its_quick_fix(server, project, tmp_path, name, languag
     assert server.diagnostics(path) == []
 
 
+def test_a_python_document_that_keeps_its_byte_order_mark_is_fixed_after_it(server, project, tmp_path):
+    path = project / "bom_rollout.py"
+    text = '\ufefffrom vllm import LLM\n\nllm = LLM("m", return_sampling_mask=True, logprobs_mode="raw_logprobs")\n'
+    path.write_text("")
+    server.open(path, text, "python")
+    [diagnostic] = server.diagnostics(path)
+    actions = server.code_actions(path, diagnostic["range"], [diagnostic])
+    fix = next(a for a in actions if a["kind"] == "quickfix" and "Disable" not in a["title"])
+    fixed = apply_edits(text, fix["edit"]["changes"][uri(path)])
+    assert fixed == text.replace("raw_logprobs", "processed_logprobs")
+    [fix_all] = [a for a in server.code_actions(path, diagnostic["range"], [], only=["source.fixAll"]) if a["kind"].startswith("source.fixAll")]
+    assert apply_edits(text, fix_all["edit"]["changes"][uri(path)]) == fixed
+
+
 def test_range_of_a_python_finding(server, project):
     path = project / "rollout.py"
     server.open(path, ROLLOUT)

@@ -436,19 +436,41 @@ def _edits_of(fix, path: str, text: str, others: dict[str, str], encoding: str) 
     return edits or None
 
 
+def _python_bom(linted: Linted) -> str:
+    """A byte order mark the editor kept at the start of a Python document ("" if none).
+    ``check`` decodes it away, so the fixer's positions start after it."""
+    return "\ufeff" if linted.result.is_python and linted.text.startswith("\ufeff") else ""
+
+
+def _after_bom(edit: TextEdit, bom: str, encoding: str) -> TextEdit:
+    """An edit of the text without its byte order mark, as an edit of the document."""
+    width = Lines(bom, encoding).units(bom)
+    (start, end) = edit.range
+
+    def shifted(position):
+        line, character = position
+        return (line, character + width) if line == 0 else position
+
+    return TextEdit((shifted(start), shifted(end)), edit.new_text)
+
+
 def quick_fixes(linted: Linted, findings: list, encoding: str = "utf-16") -> list[Action]:
     """For each finding: its fix (as ``--fix`` makes it; unsafe ones say so), then a noqa comment."""
     if linted.context is None or not findings:
         return []
     others: dict[str, str] = {}
+    bom = _python_bom(linted)
+    bare = replace(linted, text=linted.text[len(bom) :])  # what the fixer reads, as ``check --fix`` decodes it
     if linted.result.is_python:
-        findings, others = _with_python_fixes(linted, findings)
+        findings, others = _with_python_fixes(bare, findings)
     actions: list[Action] = []
     for finding in findings:
         diagnostic = _diagnostic_of(linted, finding, encoding)
         fix = _fix_of(linted, finding)
         if fix is not None:
-            edits = _edits_of(fix, linted.path, linted.text, others, encoding)
+            edits = _edits_of(fix, linted.path, bare.text, others, encoding)
+            if edits is not None and bom:
+                edits[linted.path] = [_after_bom(edit, bom, encoding) for edit in edits.get(linted.path, [])]
             if edits is not None:
                 unsafe = " (unsafe fix)" if fix.applicability == "unsafe" else ""
                 title = f"{SOURCE} ({finding.code}): {fix.message}{unsafe}"
@@ -506,8 +528,9 @@ def fix_all(linted: Linted, encoding: str = "utf-16") -> Action | None:
         fixed = unfixed(rules_only, stdin=True)
     elif result.is_python:
         version, _ = context.resolver.for_path(linted.path)
+        bom = _python_bom(linted)
         outcome = fix_source(
-            linted.text,
+            linted.text[len(bom) :],
             linted.path,
             version,
             unsafe=False,
@@ -518,7 +541,7 @@ def fix_all(linted: Linted, encoding: str = "utf-16") -> Action | None:
         )
         encoded = Encoded("utf-8", _newline_of(linted.text))
         fixed = FileFix(
-            linted.path, linted.text, outcome.source, outcome.fixed, outcome.remaining, encoded, None, outcome.error,
+            linted.path, linted.text, bom + outcome.source, outcome.fixed, outcome.remaining, encoded, None, outcome.error,
             outcome.converged, outcome.others,
         )
     else:
