@@ -525,3 +525,12 @@ def test_helper_of_the_same_module_per_call(capsys):
     assert len(engines(capsys, "same_module.py:5", "--target-version", "0.33")) == 3
     code, out, _ = explain(capsys, "same_module.py:8", "--target-version", "0.33")
     assert "  built by the code run for the call at same_module.py:8:10\n" in out
+
+
+def test_python_columns_count_characters_as_check_prints_them(capsys, tmp_path):
+    path = tmp_path / "modèle.py"
+    path.write_text('from vllm import LLM\nmodèle = LLM("é", return_sampling_mask=True)\n', encoding="utf-8")
+    [engine] = engines(capsys, str(path))
+    line = path.read_text(encoding="utf-8").splitlines()[1]
+    assert engine["settings"]["model"]["origin"]["col"] == line.index('"é"') + 1
+    assert engine["settings"]["return_sampling_mask"]["origin"]["col"] == line.index("return_sampling_mask") + 1

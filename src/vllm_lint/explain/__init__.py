@@ -79,6 +79,7 @@ def explain_file(target: Target, resolver, settings) -> tuple[list[EngineReport]
         from vllm_lint.explain.python import python_reports
 
         reports = python_reports(path, result, version, where, reported, why)
+        _character_columns(reports, path, result.source)
     elif kind is not None:
         from vllm_lint.explain.commands import command_reports
 
@@ -91,6 +92,43 @@ def explain_file(target: Target, resolver, settings) -> tuple[list[EngineReport]
     return reports, result
 
 
+
+
+def _character_columns(reports: list[EngineReport], path: str, source: str | None) -> None:
+    """Python positions count UTF-8 bytes (as ``ast`` does); the report counts characters, as
+    ``check`` prints them.  Positions in other kinds of file already count characters."""
+    from vllm_lint.columns import char_column, source_lines
+
+    texts: dict[str, list[str] | None] = {}
+
+    def lines_of(file: str) -> list[str] | None:
+        if file not in texts:
+            text = source if os.path.abspath(file) == os.path.abspath(path) else None
+            if text is None:
+                try:
+                    with open(file, encoding="utf-8-sig") as handle:
+                        text = handle.read()
+                except (OSError, UnicodeDecodeError):
+                    text = None
+            texts[file] = source_lines(text) if text is not None else None
+        return texts[file]
+
+    def convert(value) -> None:
+        if isinstance(value, dict):
+            where, line, col = value.get("path"), value.get("line"), value.get("col")
+            if isinstance(where, str) and where.endswith(".py") and isinstance(line, int) and isinstance(col, int):
+                lines = lines_of(where)
+                if lines is not None and 0 < line <= len(lines):
+                    value["col"] = char_column(lines[line - 1], col - 1) + 1
+            for item in value.values():
+                convert(item)
+        elif isinstance(value, list):
+            for item in value:
+                convert(item)
+
+    for report in reports:
+        for part in (report.settings, report.env, report.requests, report.built_at, report.called_from):
+            convert(part)
 
 
 # ------------------------------------------------------------------- command
