@@ -534,3 +534,12 @@ def test_python_columns_count_characters_as_check_prints_them(capsys, tmp_path):
     line = path.read_text(encoding="utf-8").splitlines()[1]
     assert engine["settings"]["model"]["origin"]["col"] == line.index('"é"') + 1
     assert engine["settings"]["return_sampling_mask"]["origin"]["col"] == line.index("return_sampling_mask") + 1
+
+
+def test_a_release_older_than_the_schema_lists_no_setting_added_since(capsys, tmp_path):
+    path = tmp_path / "old.py"
+    path.write_text('from vllm import LLM\nllm = LLM("m", seed=1)\n', encoding="utf-8")
+    [old] = engines(capsys, str(path), "--target-version", "0.7")
+    [oldest] = engines(capsys, str(path), "--target-version", "0.8")
+    assert set(old["settings"]) == set(oldest["settings"])
+    assert "return_sampling_mask" not in old["settings"] and "logprobs_mode" not in old["settings"]

@@ -406,11 +406,14 @@ def reported_codes(facts_findings, reported: set) -> list[str]:
 
 
 def engine_report(engine, version: Version, where: Where, explainer: Explainer, why_unknown, default_from: str, kind: str | None = None) -> EngineReport:
-    from vllm_lint.launch.schema import schema_for
+    from vllm_lint.launch.schema import releases, schema_for
 
     schema = schema_for(version)
-    constructor = engine.kind if engine.kind in schema.keywords else "EngineArgs"
-    known_keywords = schema.keywords.get(constructor, frozenset())
+    # A release older than the schema's oldest had none of the arguments added since then.
+    oldest = releases()[0]
+    keywords_of = schema_for(Version(*oldest)).keywords if (version.major, version.minor) < oldest else schema.keywords
+    constructor = engine.kind if engine.kind in keywords_of else "EngineArgs"
+    known_keywords = keywords_of.get(constructor, frozenset())
     names = [name for name in REPLAY_SETTINGS if name in known_keywords or name in engine.fields]
     names += [name for name in engine.fields if name not in names]
     report = EngineReport(
