@@ -364,7 +364,7 @@ class _Reader:
                 return
             argv.extend(words)
         if not beaker:
-            argv = [_substitute_k8s(word, env) for word in argv]
+            argv = [_substitute_k8s(word, env, env_open) for word in argv]
         self._launch_in(image, argv, env, env_open, node)
 
     def k8s_env(self, node, substitute: bool = True) -> tuple[dict[str, object], bool]:
@@ -515,23 +515,44 @@ def _entrypoint(image_node) -> list[Word]:
     return [synthetic("vllm", anchor), synthetic("serve", anchor)]
 
 
-def _substitute_k8s(word: Word, env: dict[str, object]) -> Word:
-    """Kubernetes replaces $(VAR) in command and args with the container's env."""
+def _substitute_k8s(word: Word, env: dict[str, object], env_open: bool = True) -> Word:
+    """Kubernetes replaces $(VAR) in command and args with the container's env; a reference
+    to a variable the container does not define stays as written (``$(date)`` in a script)."""
     if word.text is None or "$(" not in word.text:
         return word
-    text = _expand_k8s_text(word.text, env)
+    text = _expand_k8s_text(word.text, env, env_open)
+    if text == word.text:
+        return word  # nothing replaced: the word keeps its place in the file
     if text is UNKNOWN:
         return Word(None, word.start, word.end, prefix=word.text.split("$(", 1)[0], style=word.style, maybe=word.maybe, extra=word.extra)
-    return Word(text, word.start, word.end, offs=None, style=word.style, maybe=word.maybe, quote=word.quote, extra=word.extra)
+    return Word(text, word.start, word.end, offs=_k8s_offsets(word, env, env_open), style=word.style, maybe=word.maybe, quote=word.quote, extra=word.extra)
 
 
-def _expand_k8s_text(text: str, env: dict[str, object]) -> object:
+def _k8s_offsets(word: Word, env: dict[str, object], env_open: bool) -> list[int] | None:
+    """Where each character of the substituted text is written: the text around a reference
+    keeps its place (so a flag in a script after ``$(MODEL)`` can still be fixed)."""
+    if word.offs is None or len(word.offs) != len(word.text):
+        return None
+    offs: list[int] = []
+    position = 0
+    for match in _K8S_VAR.finditer(word.text):
+        offs.extend(word.offs[position : match.start()])
+        replaced = _expand_k8s_text(match.group(0), env, env_open)
+        offs.extend([-1] * len(replaced) if isinstance(replaced, str) else [])
+        position = match.end()
+    offs.extend(word.offs[position:])
+    return offs
+
+
+def _expand_k8s_text(text: str, env: dict[str, object], env_open: bool = True) -> object:
     unknown = False
 
     def replace(match: re.Match) -> str:
         nonlocal unknown
         if match.group(0) == "$$":
             return "$"
+        if match.group(1) not in env and not env_open:
+            return match.group(0)  # not a variable of the container: Kubernetes leaves it
         value = env.get(match.group(1), UNKNOWN)
         if not isinstance(value, str):
             unknown = True
