@@ -543,3 +543,18 @@ def test_a_release_older_than_the_schema_lists_no_setting_added_since(capsys, tm
     [oldest] = engines(capsys, str(path), "--target-version", "0.8")
     assert set(old["settings"]) == set(oldest["settings"])
     assert "return_sampling_mask" not in old["settings"] and "logprobs_mode" not in old["settings"]
+
+
+def test_request_parameters_of_a_framework_launch_are_overrides_mapped_by_their_key(capsys, tmp_path):
+    script = tmp_path / "run_ppo.sh"
+    script.write_text(
+        "#!/bin/bash\npython3 -m verl.trainer.main_ppo \\\n"
+        "    +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true \\\n"
+        "    actor_rollout_ref.rollout.top_k=50\n",
+        encoding="utf-8",
+    )
+    [engine] = engines(capsys, str(script), "--target-version", "0.33")
+    train = next(r for r in engine["requests"] if r["settings"]["top_k"]["state"] == "known")
+    top_k = train["settings"]["top_k"]
+    assert top_k["value"] == 50 and top_k["origin"]["kind"] == "override" and top_k["origin"]["line"] == 4
+    assert top_k["via"][0]["step"] == "framework-key" and "actor_rollout_ref.rollout.top_k -> top_k" in top_k["via"][0]["detail"]

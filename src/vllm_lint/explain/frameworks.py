@@ -61,11 +61,17 @@ def framework_reports(built_engines: list, where: Where, reported: set) -> list[
 
 
 def _add_framework_steps(engine: EngineFacts, built, pack, where: Where) -> None:
-    """Each argument a framework key set: the key that mapped to it."""
+    """Each argument (and request parameter) a framework key set: the key that mapped to it."""
+    _mapped_by_keys(engine, built.decided_by, "engine", pack)
+    for request, decided in zip(built.requests, built.request_decided):
+        _mapped_by_keys(request, decided, "request", pack)
+
+
+def _mapped_by_keys(facts, decided_by: dict, scope: str, pack) -> None:
     from vllm_lint.facts import Step, moved
 
-    for name, fact in list(engine.fields.items()):
-        decided = built.decided_by.get(("engine", name))
+    for name, fact in list(facts.fields.items()):
+        decided = decided_by.get((scope, name))
         if not isinstance(fact, Known) or fact.origin is None or decided is None:
             continue
         key, entry = decided
@@ -73,7 +79,7 @@ def _add_framework_steps(engine: EngineFacts, built, pack, where: Where) -> None
         if entry.provenance == "override":
             origin = Origin(origin.span, "override", origin.container, origin.path, origin.via)
         step = Step("framework-key", origin.span, origin.path, f"{pack.name}: {key} -> {name}")
-        engine.fields[name] = Known(fact.value, moved(origin, step))
+        facts.fields[name] = Known(fact.value, moved(origin, step))
 
 
 class _FrameworkDefaults:
