@@ -506,6 +506,8 @@ def test_argv_rendered_from_a_dict(capsys):
     # The dict's line and the subprocess call's line select the launch too.
     assert only(capsys, "argv_from_dict.py:3", "--target-version", "0.33") == engine
     assert only(capsys, "argv_from_dict.py:10", "--target-version", "0.33") == engine
+    # The line that renders a flag from the dict selects it too.
+    assert only(capsys, "argv_from_dict.py:9", "--target-version", "0.33") == engine
 
 
 def test_helper_of_the_same_module_per_call(capsys):

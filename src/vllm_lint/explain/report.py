@@ -186,9 +186,11 @@ class EngineReport:
             return False
         if self.call_lines is not None and self.call_lines[0] <= line <= self.call_lines[1]:
             return True
+        # Where a setting is written, or a step of its way (a flag rendered from a dict entry).
         return any(
-            setting.get("origin", {}).get("path") == self.path and setting["origin"]["line"] == line
+            place.get("path") == self.path and place.get("line") == line
             for setting in self.settings.values()
+            for place in [setting.get("origin") or {}, *(setting.get("via") or ())]
         )
 
     def as_json(self) -> dict:
