@@ -137,15 +137,23 @@ def dataclass_fields(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int = 0)
     return found
 
 
+def _unquoted(node: ast.AST) -> ast.AST | None:
+    """A hint written as a string (``"int | None"``) as the expression it spells; None if it is not one."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return node
+
+
 def _hints(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> list[tuple[str, object]] | None:
     """The members of a type hint's union, each ("name", text) or ("generic", origin); None when unresolved."""
     if depth > 10:
         return None
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            return None
+    node = _unquoted(node)
+    if node is None:
+        return None
     if isinstance(node, ast.Constant) and node.value is None:
         return [("name", "None")]
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
@@ -398,11 +406,9 @@ def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> li
     """The values of a hint that is only ``Literal[...]`` members (and ``None``), aliases resolved; else None."""
     if depth > 10:
         return None
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        try:
-            node = ast.parse(node.value, mode="eval").body
-        except SyntaxError:
-            return None
+    node = _unquoted(node)
+    if node is None:
+        return None
     if isinstance(node, ast.Constant) and node.value is None:
         return []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
