@@ -20,6 +20,7 @@ _ACTION = re.compile(r"\{\{-?\s*(\w+)")
 _JINJA_LINE = re.compile(r"^[ \t]*(?:(?:\{%-?.*?-?%\}|\{#.*?#\})[ \t]*)+$")
 _JINJA_ACTION = re.compile(r"\{%-?\s*(\w+)")
 _JINJA_OPEN = frozenset({"for", "if", "macro", "call", "filter", "with", "block", "raw"})
+_HELM_OPEN = frozenset({"if", "with", "range", "define", "block"})
 
 
 def loader():
@@ -170,39 +171,36 @@ class Templates:
         return sorted((line, kind) for line, kind in self.lines.items() if first <= line <= last)
 
 
+def _helm_closes(word: str) -> bool:
+    return word == "end"
+
+
+def _jinja_closes(word: str) -> bool:
+    return word.startswith("end")  # endfor, endif, endmacro ...
+
+
+def _control_kind(action: re.Match | None, opens: frozenset, closes, elses: tuple) -> str:
+    """What a template's control line does to the lines that follow: open, close, else, emit."""
+    word = action.group(1) if action else ""
+    if word in opens:
+        return "open"
+    if closes(word):
+        return "close"
+    return "else" if word in elses else "emit"
+
+
 def strip_templates(text: str, jinja: bool = False) -> tuple[str, Templates]:
     """Helm's ``{{ ... }}`` (and, with ``jinja``, Jinja's ``{% ... %}``/``{# ... #}``) made
     unknown text; control lines become blank and are kept in ``templates``."""
     templates = Templates()
     out_lines = []
     for number, line in enumerate(text.split("\n"), start=1):
+        kind = None
         if jinja and ("{%" in line or "{#" in line) and _JINJA_LINE.match(line):
-            action = _JINJA_ACTION.search(line)
-            word = action.group(1) if action else ""
-            if word in _JINJA_OPEN:
-                kind = "open"
-            elif word.startswith("end"):
-                kind = "close"
-            elif word in ("else", "elif"):
-                kind = "else"
-            else:
-                kind = "emit"
-            templates.lines[number] = kind
-            out_lines.append(" " * len(line))
-            continue
-        if "{{" in line and _CONTROL_LINE.match(line):
-            action = _ACTION.search(line)
-            word = action.group(1) if action else ""
-            if word in ("if", "with", "range"):
-                kind = "open"
-            elif word == "end":
-                kind = "close"
-            elif word == "else":
-                kind = "else"
-            elif word in ("define", "block"):
-                kind = "open"
-            else:
-                kind = "emit"
+            kind = _control_kind(_JINJA_ACTION.search(line), _JINJA_OPEN, _jinja_closes, ("else", "elif"))
+        elif "{{" in line and _CONTROL_LINE.match(line):
+            kind = _control_kind(_ACTION.search(line), _HELM_OPEN, _helm_closes, ("else",))
+        if kind is not None:
             templates.lines[number] = kind
             out_lines.append(" " * len(line))
             continue
