@@ -290,7 +290,12 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     _attribute_to_choices(tree, chosen_words, locate)
     apply_overrides(tree, rest, source, locate)
     resolve_interpolations(tree)
-    anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
+    return _launch_checked(pack, tree, words[:first], locate, source, fallback, version, version_source, path, defaults_from)
+
+
+def _launch_checked(pack: Pack, tree, entry_words, locate, source, fallback, version, version_source: str, path: str, defaults_from: str):
+    """The findings of a launch's merged config, anchored at the command that runs the entry point."""
+    anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in entry_words) if span is not None), None)
     anchor = anchor or fallback or Span(1, 0)
     target, pinned_by = _target(pack, version, version_source, path)
     findings = _check(pack, tree, source, target, anchor, launch=True)
@@ -333,12 +338,7 @@ def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_
     tree, defaults_from = default_tree(pack, path)
     command = words[first - 1].text if first > 0 else None
     apply_cli_options(tree, words[first:], locate, read_file, pack.launchers.get("mounts", {}).get(command, ""))
-    anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in words[:first]) if span is not None), None)
-    anchor = anchor or fallback or Span(1, 0)
-    target, pinned_by = _target(pack, version, version_source, path)
-    findings = _check(pack, tree, source, target, anchor, launch=True)
-    reason = f"the command on line {anchor.line} runs its entry point" + (f"; target vLLM from {pinned_by}" if pinned_by else "")
-    return findings, [Applied(pack.name, reason, defaults_from)]
+    return _launch_checked(pack, tree, words[:first], locate, source, fallback, version, version_source, path, defaults_from)
 
 
 _CHOICE = re.compile(r"^([A-Za-z_./][\w./\-]*(?:@[\w.\-]+)?)=(.*)$", re.S)
