@@ -105,11 +105,7 @@ def _argv_fix(finding: Finding, pack: Pack, decided, replay) -> tuple | None:
         element = element_of(entry.word) if entry.word is not None else None
         if target is None or element is None or element.text != entry.word.text:
             return None
-        if pack.launchers.get("style") == "pydantic-config":
-            texts = ("--" + ".".join(part.replace("_", "-") for part in target.split(".")), "processed_logprobs")
-        else:
-            sign = "++" if element.text.startswith("++") else "+" if element.text.startswith("+") else ""
-            texts = (f"{sign}{target}=processed_logprobs",)
+        texts = tuple(_added_words(pack, element.text, target, "processed_logprobs"))
         edit = ElementEdit(element.extra["span"], element.text, element.text, texts)
         return ("unsafe", f"Add {' '.join(texts)}", (edit,))
     key, entry = decided
@@ -121,15 +117,25 @@ def _argv_fix(finding: Finding, pack: Pack, decided, replay) -> tuple | None:
     if element is None or element.text != entry.word.text or "=" not in element.text or element.text.startswith("-"):
         return None
     head, written = element.text.split("=", 1)
-    if action == "set-processed-logprobs":
-        new, safety, message = "processed_logprobs", "safe", f"Set {key} to processed_logprobs"
-    elif action in ("remove", "remove-adaptive-verification") and isinstance(entry.value, list):
-        new, safety, message = "[]", "unsafe", f"Empty {key}"
-    elif action in ("remove", "remove-adaptive-verification") and (entry.value is True or isinstance(entry.value, str)):
-        new, safety, message = ("False" if written[:1].isupper() else "false"), "unsafe", f"Turn {key} off"
-    else:
+    replacement = _new_value(action, key, entry.value, written)
+    if replacement is None:
         return None
+    safety, message, new = replacement
     return (safety, message, (ElementEdit(element.extra["span"], element.text, f"{head}={new}"),))
+
+
+def _new_value(action: str, key: str, value: object, written: str) -> tuple[str, str, str] | None:
+    """(safety, message, text) of the value that replaces ``written``, the deciding value."""
+    turned_off = "False" if written[:1].isupper() else "false"
+    if action == "set-processed-logprobs":
+        return "safe", f"Set {key} to processed_logprobs", _requote(written, "processed_logprobs")
+    if action == "remove-adaptive-verification":
+        return "unsafe", f"Turn {key} off", turned_off
+    if action == "remove" and isinstance(value, list):
+        return "unsafe", f"Empty {key}", "[]"
+    if action == "remove" and (value is True or isinstance(value, str)):
+        return "unsafe", f"Turn {key} off", turned_off
+    return None
 
 
 def _fix(finding: Finding, pack: Pack, decided, replay, source) -> Fix | None:
@@ -153,20 +159,11 @@ def _fix(finding: Finding, pack: Pack, decided, replay, source) -> Fix | None:
     span = entry.value_span
     start = (span.line, span.col + 1)
     end = (span.end_line or span.line, (span.end_col if span.end_col is not None else span.col) + 1)
-    written = _written(source, span)
-    if action == "set-processed-logprobs":
-        content = _requote(written, "processed_logprobs")
-        return Fix("safe", f"Set {key} to processed_logprobs", [Edit(start, end, content)])
-    if action == "remove-adaptive-verification":
-        content = "False" if written[:1].isupper() else "false"
-        return Fix("unsafe", f"Turn {key} off", [Edit(start, end, content)])
-    if action == "remove":
-        if isinstance(entry.value, list):
-            return Fix("unsafe", f"Empty {key}", [Edit(start, end, "[]")])
-        if entry.value is True or isinstance(entry.value, str):
-            content = "False" if written[:1].isupper() else "false"
-            return Fix("unsafe", f"Turn {key} off", [Edit(start, end, content)])
-    return None
+    replacement = _new_value(action, key, entry.value, _written(source, span))
+    if replacement is None:
+        return None
+    safety, message, content = replacement
+    return Fix(safety, message, [Edit(start, end, content)])
 
 
 def _drop_flag(key: str, entry: Entry, source) -> Fix | None:
@@ -214,17 +211,22 @@ def _sibling_key(pack: Pack, replay_key: str, name: str) -> str | None:
     return None
 
 
+def _added_words(pack: Pack, replay_word: str, target: str, value: str) -> list[str]:
+    """The launch words that set ``target``: a dotted option and its value (prime-rl), or a
+    Hydra override with the replay override's ``+``/``++``."""
+    if pack.launchers.get("style") == "pydantic-config":
+        return ["--" + ".".join(part.replace("_", "-") for part in target.split(".")), value]
+    sign = "++" if replay_word.startswith("++") else "+" if replay_word.startswith("+") else ""
+    return [f"{sign}{target}={value}"]
+
+
 def _add_token(pack: Pack, entry: Entry, source, target: str, value: str) -> Fix | None:
     from vllm_lint.launch.insert import insert_after
 
     word = entry.word
     if word is None or word.text is None or not getattr(word, "located", False):
         return None
-    if pack.launchers.get("style") == "pydantic-config":
-        texts = ["--" + ".".join(part.replace("_", "-") for part in target.split(".")), value]
-    else:
-        sign = "++" if word.text.startswith("++") else "+" if word.text.startswith("+") else ""
-        texts = [f"{sign}{target}={value}"]
+    texts = _added_words(pack, word.text, target, value)
     newline = "\r\n" if "\r\n" in source.text[:10000] else "\n"
     edit = insert_after(source, newline, word, texts)
     if edit is None:
