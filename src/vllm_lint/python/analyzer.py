@@ -585,6 +585,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                     current.items[key] = Slot(UNKNOWN, None)  # may be written, with any value
             elif isinstance(current, (ListObj, ObjectArgs)):
                 self._forget(Touched.of_names({name}))
+        dotted = [n for n in self.state.names if "." in n and not n.startswith(SELF_SHADOW)]
+        for name in dotted:  # a class's constants read through ``Settings.x``
+            if name.split(".", 1)[0] in touched.names:
+                del self.state.names[name]
         for name in touched.names:
             current = self.state.names.get(name)
             if isinstance(current, (DictObj, ListObj)):

@@ -174,8 +174,30 @@ class ExpressionsMixin:
             info = base.info or self._classes.get(id(base.node))
             if info is not None and node.attr in info.defaults and node.attr not in self._class_attr_stores:
                 value = info.defaults[node.attr]
-                return value if isinstance(value, (str, int, float, bool, type(None))) else UNKNOWN
+                if isinstance(value, (str, int, float, bool, type(None))):
+                    return value
+                if isinstance(value, (DictObj, ListObj)):
+                    return self._class_constant(base, node, value)
         return UNKNOWN
+
+    def _class_constant(self, ref: ClassRef, node: ast.Attribute, value: object) -> object:
+        """``Settings.speculative``: a dict or list written in a class body.  The module body reads
+        it in order; a function reads a copy of it as the module left it, and when a function
+        changes it (or hands it to unknown code) the class's name becomes volatile, as a module
+        constant's does."""
+        if not isinstance(node.value, ast.Name):
+            return UNKNOWN
+        key = f"{node.value.id}.{node.attr}"  # a dot never occurs in a Python name
+        current = self.state.names.get(key)
+        if current is not None:
+            return current
+        if self.scope.kind == "module" and ref.path is None:
+            return value  # straight-line module code: mutations are seen in order
+        copy_ = copy_value(value, {})
+        if self.scope.kind != "module":
+            self._global_copies.append((node.value.id, value, copy_))
+        self.state.names[key] = copy_
+        return copy_
 
     def _eval_Subscript(self, node: ast.Subscript) -> object:
         if self._is_environ(node.value):

@@ -315,6 +315,15 @@ class _SummaryCollector(Touched):
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id in ("setattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            # ``setattr(Settings, "speculative", ...)``: class attributes of that name are not constants.
+            self.summary.class_attr_stores.add(node.args[1].value)
         target = self._record()
         if target is not None:
             func = node.func
