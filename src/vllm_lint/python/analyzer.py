@@ -162,9 +162,11 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self.state = State({}, entry_env[0], entry_env[1])
         if scope.class_node is not None and id(scope.class_node) in self._known_ray_envs:
             self._apply_ray_env(self._known_ray_envs[id(scope.class_node)])
-        for name in local:
-            pass  # unbound until assigned: lookups of locals fall back to UNKNOWN
         args = node.args
+        # Parameters are bound on every path (a join must not take one for an unbound name).
+        for parameter in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg]:
+            if parameter is not None:
+                self.state.names[parameter.arg] = UNKNOWN
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
             self._eval(default)
         if args.kwarg is not None:
@@ -305,6 +307,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             return StdName("omegaconf.OmegaConf")
         if module in ("ray.runtime_env", "ray") and name == "RuntimeEnv":
             return StdName("ray.runtime_env.RuntimeEnv")
+        if module == "typing" and name == "cast":
+            return StdName("typing.cast")
         if module == "typing" and name == "TYPE_CHECKING":
             return False  # false at run time
         if f"{module}.{name}" in SUBPROCESS_CALLS:
@@ -674,8 +678,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             first, (VllmClass, VllmModule, StdName, Builtin)
         ):
             return first
-        if all(isinstance(v, EngineObj) for v in values):
-            return join_engine_objects(values)
+        if all(isinstance(v, EngineObj) or v is None for v in values):
+            # ``llm = None`` on a path that builds no engine: a request sent through the name
+            # raises there, so where one is sent the name holds one of the engines built.
+            return join_engine_objects([v for v in values if v is not None])
         if all(isinstance(v, (OneOf, *IMMUTABLE)) for v in values):
             return OneOf.of([(v, None) for v in values])  # a value per path
         return UNKNOWN

@@ -417,6 +417,10 @@ class CallsMixin:
             result = DictObj()
             self._dict_update(result, [], node.keywords, node)
             return result
+        if path == "typing.cast" and len(node.args) == 2 and not node.keywords:
+            # A hint for type checkers: the value itself, unchanged.
+            self._eval(node.args[0])
+            return self._eval(node.args[1])
         if path == "dataclasses.asdict" and len(node.args) == 1 and not node.keywords:
             return as_dict(self._eval(node.args[0]))
         if path == "functools.partial" and node.args:

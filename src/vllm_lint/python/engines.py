@@ -317,15 +317,39 @@ class EnginesMixin:
     def _self_attribute(self, value: object) -> object:
         """``self.x`` of a class whose methods bind ``x`` exactly once."""
         if isinstance(value, SelfAttribute):
-            bound = self._class_attrs.get((value.class_id, value.attr), [])
+            lineage = self._lineage(value.class_id)
+            bound = [b for class_id in lineage for b in self._class_attrs.get((class_id, value.attr), [])]
+            if any(isinstance(b, EngineObj) for b in bound):
+                bound = [b for b in bound if b is not None]  # ``self.llm = None`` sends no request
             if len(bound) > 1 and all(isinstance(b, EngineObj) for b in bound):
                 return join_engine_objects(bound)  # built in several places: each is possible
             if len(bound) != 1:
                 return UNKNOWN
-            if isinstance(bound[0], ObjectArgs) and (value.class_id, value.attr) in self._self_escaped:
+            if isinstance(bound[0], ObjectArgs) and any((c, value.attr) in self._self_escaped for c in lineage):
                 return UNKNOWN  # changed or handed to unknown code somewhere in the class
             return bound[0]
         return value
+
+    def _lineage(self, class_id: int) -> list[int]:
+        """A class and the classes of this module it derives from: the methods that may bind
+        ``self``'s attributes for its methods."""
+        classes = {id(c): c for c in self.summary.classes}
+        by_name: dict[str, list] = {}
+        for candidate in self.summary.classes:
+            by_name.setdefault(candidate.name, []).append(candidate)
+        found = [class_id]
+        pending = [classes.get(class_id)]
+        while pending:
+            node = pending.pop()
+            if node is None:
+                continue
+            for base in node.bases:
+                name = base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)
+                for parent in by_name.get(name, []):
+                    if id(parent) not in found and len(found) < 16:
+                        found.append(id(parent))
+                        pending.append(parent)
+        return found
 
     def _resolve_self_requests(self) -> None:
         for engine, sampling in self._pending_self_requests:

@@ -347,6 +347,10 @@ class ExpressionsMixin:
             result = ListObj(list(left.elems) + list(right.elems), left.exact and right.exact)
             result.spans = joined_spans(left, right)
             return result
+        if isinstance(op, ast.Mult) and (isinstance(left, ListObj) or isinstance(right, ListObj)):
+            repeated = _repeated(left, right) if isinstance(left, ListObj) else _repeated(right, left)
+            if repeated is not None:
+                return repeated
         if isinstance(left, (int, float, str)) and isinstance(right, type(left)) and not isinstance(left, bool):
             try:
                 return _BINOPS[type(op)](left, right)
@@ -427,6 +431,21 @@ class ExpressionsMixin:
                 return True
             return False if value.exact else None
         return None
+
+
+def _repeated(items: ListObj, times: object) -> ListObj | None:
+    """``[params] * len(prompts)``: the same elements again; an unknown count keeps the elements
+    (every element is one of them) but not how many there are."""
+    if isinstance(times, bool) or not (isinstance(times, int) or times is UNKNOWN):
+        return None
+    if isinstance(times, int) and items.exact and 0 <= times * len(items.elems) <= MAX_REPEATED_ELEMENTS:
+        return ListObj(items.elems * times, True)
+    if not items.exact or not items.elems:
+        return None
+    return ListObj(list(items.elems), False)
+
+
+MAX_REPEATED_ELEMENTS = 64
 
 
 def _dict_contains(mapping: DictObj, key: str) -> bool | None:
