@@ -427,6 +427,24 @@ def _unknown_single(word: Word) -> bool:
     return word.text is None and not word.open and not word.maybe
 
 
+def _unknown_value_on_some_paths(word: Word) -> bool:
+    """One unknown word that some paths leave out (a value a Python renderer writes for a
+    setting that is not ``True``): where it is present, it is the option's value."""
+    return word.text is None and not word.open and word.maybe
+
+
+def _flag_or_end(items: list, index: int) -> bool:
+    """Where the unknown value is left out, the option does not take the next word instead (an
+    option word there is an argparse error, not a value; an unknown value some paths leave out
+    is at most the option's value)."""
+    if index >= len(items):
+        return True
+    word, text = items[index]
+    if _unknown_value_on_some_paths(word):
+        return True
+    return word.known and text is not None and text.startswith("--")
+
+
 def _convert(flag: Flag, text: str, origin: Origin | None) -> object:
     conv = flag.conv
     if conv == "str":
@@ -511,8 +529,10 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
         entry = table.get(name)
         if entry is None:
             state.abbreviation(name)
-            if not eq and index < count and _unknown_single(items[index][0]) and state.takes_one_value(name):
-                index += 1  # `--port "$PORT"`: its value, whatever it holds; the rest stays certain
+            if not eq and index < count and state.takes_one_value(name):
+                following = items[index][0]
+                if _unknown_single(following) or (_unknown_value_on_some_paths(following) and _flag_or_end(items, index + 1)):
+                    index += 1  # `--port "$PORT"`: its value, whatever it holds; the rest stays certain
             continue
         flag, negative = entry
         maybe = word.maybe

@@ -59,6 +59,7 @@ from vllm_lint.python.values import (
     StdName,
     copy_value,
     iteration_items,
+    optional_flags,
     same_constant,
     to_fact_value,
 )
@@ -167,6 +168,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         for parameter in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg]:
             if parameter is not None:
                 self.state.names[parameter.arg] = UNKNOWN
+                if parameter is not args.vararg and parameter.annotation is not None:
+                    self.state.names[parameter.arg] = self._annotated_instance(parameter.annotation)
         for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
             self._eval(default)
         if args.kwarg is not None:
@@ -183,6 +186,21 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         for name, original, copy_ in self._global_copies[copies_before:]:
             if to_fact_value(original) != to_fact_value(copy_) or _opened(original, copy_):
                 self.found_volatile.add(name)
+
+    def _annotated_instance(self, annotation: ast.AST) -> object:
+        """A parameter annotated with a project dataclass (``cfg: ServeConfig``): an instance whose
+        fields are that class's, every value unknown (``dataclasses.asdict(cfg)`` has exactly those keys)."""
+        if not isinstance(annotation, (ast.Name, ast.Attribute)):
+            return UNKNOWN
+        ref = self._eval(annotation)
+        if not isinstance(ref, ClassRef):
+            return UNKNOWN
+        info = ref.info or self._classes.get(id(ref.node))
+        if info is None or info.fields is None:
+            return UNKNOWN
+        instance = ObjectArgs("instance", annotation, span_of(annotation), {}, info.open)
+        instance.fields = info.fields
+        return instance
 
     def _entry_env(self, parent: Scope) -> tuple[dict, bool]:
         module_final = self.module_scope.final or State()
@@ -307,6 +325,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             return StdName("omegaconf.OmegaConf")
         if module in ("ray.runtime_env", "ray") and name == "RuntimeEnv":
             return StdName("ray.runtime_env.RuntimeEnv")
+        if module == "shlex" and name == "join":
+            return StdName("shlex.join")
         if module == "typing" and name == "cast":
             return StdName("typing.cast")
         if module == "typing" and name == "TYPE_CHECKING":
@@ -671,7 +691,12 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             joined_list.elems = [
                 self._join_values(list(items), memo, depth + 1) for items in zip(*(v.elems for v in values))
             ]
+            flags = [optional_flags(v) for v in values]
+            if not joined_list.exact and all(f is not None for f in flags):
+                joined_list.optional = [any(column) for column in zip(*flags)]
             return joined_list
+        if isinstance(first, ListObj) and all(isinstance(v, ListObj) and v.alloc == first.alloc for v in values):
+            return self._join_list_tails(values, memo, depth)
         if all(same_constant(v, first) for v in values):
             return first
         if all(type(v) is type(first) and v == first for v in values) and isinstance(
@@ -685,6 +710,33 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         if all(isinstance(v, (OneOf, *IMMUTABLE)) for v in values):
             return OneOf.of([(v, None) for v in values])  # a value per path
         return UNKNOWN
+
+    def _join_list_tails(self, values: list[ListObj], memo: dict, depth: int) -> object:
+        """One list grown differently on the paths (``if v is True: argv.append(flag) else:
+        argv += [flag, str(v)]``, ``if v is None: continue``): when every path's list is the
+        longest one with some of its elements left out at the end, the join is the longest
+        list whose elements past the shortest (or absent on some path) may be absent."""
+        flags = [optional_flags(v) for v in values]
+        if any(f is None for f in flags):
+            return UNKNOWN
+        longest = max(values, key=lambda v: len(v.elems))
+        shortest = min(len(v.elems) for v in values)
+        for value in values:
+            for mine, theirs in zip(value.elems, longest.elems):
+                if not (mine is theirs or same_constant(mine, theirs)):
+                    return UNKNOWN
+        joined = ListObj([], False, longest.node, longest.alloc)
+        memo[longest.alloc] = joined
+        joined.elems = list(longest.elems)
+        joined.optional = [
+            index >= shortest or any(f[index] for f in flags if index < len(f)) for index in range(len(longest.elems))
+        ]
+        if not any(joined.optional):
+            joined.exact, joined.optional = True, None
+        spans = [v.spans for v in values if v.spans is not None and len(v.spans) == len(v.elems)]
+        if len(spans) == len(values) and longest.spans is not None:
+            joined.spans = list(longest.spans)
+        return joined
 
     def _join_slots(self, slots: list[Slot | None], complete: list[bool], memo: dict, depth: int = 0) -> Slot:
         """One key of a dict (or field of an object) after a branch: ``None`` where a path did not set it."""

@@ -40,9 +40,11 @@ from vllm_lint.python.values import (
     ObjectArgs,
     OneOf,
     PartialObj,
+    ShellJoined,
     Slot,
     StdName,
     VllmConfigObj,
+    concatenated,
     iteration_items,
     joined_spans,
     read_slot,
@@ -417,6 +419,11 @@ class CallsMixin:
             result = DictObj()
             self._dict_update(result, [], node.keywords, node)
             return result
+        if path == "shlex.join" and len(node.args) == 1 and not node.keywords:
+            argv = self._eval(node.args[0])
+            if isinstance(argv, ListObj):
+                return ShellJoined(argv)  # each element quoted: the shell splits it back into the list
+            return UNKNOWN
         if path == "typing.cast" and len(node.args) == 2 and not node.keywords:
             # A hint for type checkers: the value itself, unchanged.
             self._eval(node.args[0])
@@ -653,6 +660,8 @@ class CallsMixin:
                 target.spans.append(self._element_span(node.args[0]))
             else:
                 target.spans = None
+            if target.optional is not None:
+                target.optional.append(False)
             target.elems.append(args[0])
             return None
         if name == "extend" and len(args) == 1:
@@ -666,10 +675,11 @@ class CallsMixin:
     def _list_extend(self, target: ListObj, value: object) -> None:
         if isinstance(value, ListObj):
             target.spans = joined_spans(target, value)
+            target.exact, target.optional = concatenated(target, value)
             target.elems.extend(value.elems)
-            target.exact = target.exact and value.exact
         else:
             target.exact = False
+            target.optional = None
 
 
 def _may_change_self(node: ast.Call) -> bool:

@@ -10,6 +10,7 @@ from vllm_lint.python.project import ProjectModule
 from vllm_lint.python.state import (
     _DICT_METHODS,
     MAX_DEPTH,
+    MAX_UNROLLED_ITEMS,
     SELF_SHADOW,
     PURE_BUILTINS,
     STD_MODULES,
@@ -28,9 +29,12 @@ from vllm_lint.python.values import (
     DROP,
     ObjectArgs,
     OneOf,
+    Prefixed,
     Slot,
     StdName,
+    concatenated,
     copy_value,
+    iteration_items,
     joined_spans,
     read_slot,
 )
@@ -243,14 +247,17 @@ class ExpressionsMixin:
                 if isinstance(inner, ListObj):
                     kept = inner.spans is not None and len(inner.spans) == len(inner.elems)
                     spans = spans + inner.spans if spans is not None and kept else None
+                    result.exact, result.optional = concatenated(result, inner)
                     result.elems.extend(inner.elems)
-                    result.exact = result.exact and inner.exact
                 else:
                     self._escape(inner)
                     result.exact = False
+                    result.optional = None
             else:
                 value = self._eval(elt)
                 self._note_feed(value)
+                if result.optional is not None:
+                    result.optional.append(False)
                 result.elems.append(value)
                 if spans is not None:
                     spans.append(self._element_span(elt))
@@ -266,7 +273,14 @@ class ExpressionsMixin:
             return self._eval(node.body)
         if condition is False:
             return self._eval(node.orelse)
-        return self._join_values([self._eval(node.body), self._eval(node.orelse)], {})
+        body, orelse = self._eval(node.body), self._eval(node.orelse)
+        displays = (ast.List, ast.Tuple)
+        if isinstance(node.body, displays) and isinstance(node.orelse, displays) and isinstance(body, ListObj) and isinstance(orelse, ListObj):
+            # ``[flag] if value is True else [flag, str(value)]``: two new lists, one a start of the other.
+            orelse_copy = ListObj(orelse.elems, orelse.exact, orelse.node, body.alloc)
+            orelse_copy.spans, orelse_copy.optional = orelse.spans, orelse.optional
+            return self._join_values([body, orelse_copy], {})
+        return self._join_values([body, orelse], {})
 
     def _eval_UnaryOp(self, node: ast.UnaryOp) -> object:
         operand = self._eval(node.operand)
@@ -344,13 +358,20 @@ class ExpressionsMixin:
             self._dict_update(result, [left, right], [], None)
             return result
         if isinstance(op, ast.Add) and isinstance(left, ListObj) and isinstance(right, ListObj):
-            result = ListObj(list(left.elems) + list(right.elems), left.exact and right.exact)
+            exact, optional = concatenated(left, right)
+            result = ListObj(list(left.elems) + list(right.elems), exact)
+            result.optional = optional
             result.spans = joined_spans(left, right)
             return result
         if isinstance(op, ast.Mult) and (isinstance(left, ListObj) or isinstance(right, ListObj)):
             repeated = _repeated(left, right) if isinstance(left, ListObj) else _repeated(right, left)
             if repeated is not None:
                 return repeated
+        if isinstance(op, ast.Add) and isinstance(left, (str, Prefixed)) and not isinstance(right, (DictObj, ListObj)):
+            if isinstance(left, Prefixed):
+                return left
+            if not isinstance(right, str):
+                return Prefixed(left) if left else UNKNOWN  # ``"--port=" + str(port)``
         if isinstance(left, (int, float, str)) and isinstance(right, type(left)) and not isinstance(left, bool):
             try:
                 return _BINOPS[type(op)](left, right)
@@ -363,6 +384,7 @@ class ExpressionsMixin:
     def _eval_JoinedStr(self, node: ast.JoinedStr) -> object:
         """An f-string of known values (``f"--{key}"``); formatting reads, it does not change."""
         parts: list[str] | None = []
+        prefix: str | None = None
         for part in node.values:
             if isinstance(part, ast.Constant) and isinstance(part.value, str):
                 if parts is not None:
@@ -380,19 +402,69 @@ class ExpressionsMixin:
                 or part.conversion not in (-1, ord("s"), ord("r"))
                 or not isinstance(value, (str, int, float, bool, type(None)))
             ):
+                if parts and prefix is None:
+                    prefix = "".join(parts)  # ``f"--port={port}"``: the start is certain
                 parts = None
                 continue
             parts.append(repr(value) if part.conversion == ord("r") else str(value))
-        return "".join(parts) if parts is not None else UNKNOWN
+        if parts is not None:
+            return "".join(parts)
+        return Prefixed(prefix) if prefix else UNKNOWN
 
     def _eval_Lambda(self, node: ast.Lambda) -> object:
         return UNKNOWN  # its body runs later, with parameters we cannot know
+
+    def _unrolled_comprehension(self, node: ast.AST) -> object:
+        """A comprehension over one known, short sequence (``[f"--{k}={v}" for k, v in
+        opts.items() if v is not None]``): its elements, each one optional where its condition
+        is unknown.  None when it is not of that shape."""
+        if len(node.generators) != 1 or node.generators[0].is_async:
+            return None
+        generator = node.generators[0]
+        items = iteration_items(self._eval(generator.iter))
+        if items is None or len(items) > MAX_UNROLLED_ITEMS or len(items) > self._unroll_budget:
+            return None
+        self._unroll_budget -= len(items)
+        is_dict = isinstance(node, ast.DictComp)
+        result = DictObj() if is_dict else ListObj(node=node)
+        optional: list[bool] = []
+        spans: list = []
+        for item in items:
+            self._assign(generator.target, item, None)
+            truths = [self._truth(self._eval(condition)) for condition in generator.ifs]
+            if False in truths:
+                continue
+            maybe = None in truths
+            if is_dict:
+                key = self._eval(node.key)
+                value = self._eval(node.value)
+                if not isinstance(key, str):
+                    return UNKNOWN
+                origin = self._origin(span_of(node.value), "dict-entry", result.alloc)
+                result.items[key] = Slot(UNKNOWN if maybe else value, origin)
+                continue
+            result.elems.append(self._eval(node.elt))
+            spans.append(self._element_span(node.elt))
+            optional.append(maybe)
+        if not is_dict:
+            result.spans = spans
+            if any(optional):
+                result.exact, result.optional = False, optional
+        return result
 
     def _comprehension(self, node: ast.AST) -> object:
         # Comprehension variables are local to it: evaluate the iterables only,
         # and the element expressions with those variables unknown.
         saved = self.state
         self.state = saved.fork()
+        if not isinstance(node, ast.SetComp):
+            try:
+                unrolled = self._unrolled_comprehension(node)
+            finally:
+                self.state = saved
+            if unrolled is not None:
+                return unrolled
+            self.state = saved.fork()
         for gen in node.generators:
             self._eval(gen.iter)
             self._assign(gen.target, UNKNOWN, None)
@@ -422,6 +494,8 @@ class ExpressionsMixin:
             return truths.pop() if len(truths) == 1 else None
         if isinstance(value, (bool, int, float, str, bytes)) or value is None:
             return bool(value)
+        if isinstance(value, Prefixed):
+            return True
         if isinstance(value, DictObj):
             if value.items:
                 return True

@@ -74,6 +74,8 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
         shell_value = value_of(keywords.get("shell")) if "shell" in keywords else False
         if isinstance(argv, str) and shell_value is True:
             script = (argv, _span(target))
+        elif type(argv).__name__ == "ShellJoined" and shell_value is True:
+            argv_words = _list_words(argv.argv, target, call_span, ListObj)
         elif shell_value is False:
             argv_words = _list_words(argv, target, call_span, ListObj)
     elif path == "asyncio.create_subprocess_shell":
@@ -102,8 +104,13 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
     return UNKNOWN
 
 
-def _located(text: str | None, span: Span) -> Word:
-    word = Word(text, style=NONE)
+def _located(value: object, span: Span) -> Word:
+    """The word of one argv element: its text, or the certain start of it (``f"--port={port}"``)."""
+    from vllm_lint.python.values import Prefixed
+
+    word = Word(value if isinstance(value, str) else None, style=NONE)
+    if isinstance(value, Prefixed):
+        word.prefix = value.prefix
     word.extra["span"] = span
     return word
 
@@ -115,8 +122,12 @@ def _list_words(value, node, call_span: Span, list_type) -> list[Word] | None:
     if spans is None or len(spans) != len(value.elems):
         spans = [None] * len(value.elems)
     fallback = _span(node) if node is not None and hasattr(node, "lineno") else call_span
-    words = [_located(elem if isinstance(elem, str) else None, span or fallback) for elem, span in zip(value.elems, spans)]
-    if not value.exact:
+    words = [_located(elem, span or fallback) for elem, span in zip(value.elems, spans)]
+    optional = getattr(value, "optional", None)
+    if not value.exact and optional is not None and len(optional) == len(words):
+        for word, maybe in zip(words, optional):
+            word.maybe = maybe  # rendered on some paths only: the others leave it out
+    elif not value.exact:
         words.append(open_word())
     return words
 
@@ -129,7 +140,7 @@ def _elements(args: list, values: dict, call_span: Span, list_type) -> list[Word
             inner = _list_words(value, arg, call_span, list_type)
             words.extend(inner if inner is not None else [open_word()])
         else:
-            words.append(_located(value if isinstance(value, str) else None, _span(arg)))
+            words.append(_located(value, _span(arg)))
     return words
 
 

@@ -65,7 +65,7 @@ class DictObj:
 class ListObj:
     """A list or tuple; ``exact=False``: more elements of unknown value may exist."""
 
-    __slots__ = ("alloc", "elems", "exact", "node", "spans")
+    __slots__ = ("alloc", "elems", "exact", "node", "spans", "optional")
 
     def __init__(self, elems: list | None = None, exact: bool = True, node: ast.AST | None = None, alloc: int | None = None):
         self.alloc = alloc if alloc is not None else new_alloc()
@@ -74,18 +74,44 @@ class ListObj:
         self.node = node
         # Where each element was written (argv lists: findings point at the flag); None if not kept.
         self.spans: list | None = None
+        # A list that is not exact only because some elements may be absent (built differently
+        # on two paths, ``if v is True: argv.append(flag) else: argv += [flag, str(v)]``): per
+        # element, whether it may be absent.  None: not known which (more elements may exist).
+        self.optional: list[bool] | None = None
 
     def forget(self) -> None:
         self.elems = []
         self.exact = False
         self.spans = None
+        self.optional = None
 
     def __deepcopy__(self, memo: dict) -> ListObj:
         copy = ListObj([], self.exact, self.node, self.alloc)
         memo[id(self)] = copy
         copy.elems = [_deepcopy(e, memo) for e in self.elems]
         copy.spans = None if self.spans is None else list(self.spans)
+        copy.optional = None if self.optional is None else list(self.optional)
         return copy
+
+
+def optional_flags(value: ListObj) -> list[bool] | None:
+    """Which elements of a list may be absent: all False for an exact list, None when more
+    elements of unknown value may exist."""
+    if value.exact:
+        return [False] * len(value.elems)
+    if value.optional is not None and len(value.optional) == len(value.elems):
+        return value.optional
+    return None
+
+
+def concatenated(first: ListObj, second: object) -> tuple[bool, list[bool] | None]:
+    """``exact`` and ``optional`` of ``first + second``."""
+    if not isinstance(second, ListObj):
+        return False, None
+    if first.exact and second.exact:
+        return True, None
+    a, b = optional_flags(first), optional_flags(second)
+    return False, (a + b if a is not None and b is not None else None)
 
 
 def joined_spans(first: ListObj, second: object) -> list | None:
@@ -138,6 +164,20 @@ class EngineObj:
 @dataclass(eq=False)
 class VllmConfigObj:
     facts: EngineFacts | None
+
+
+@dataclass(frozen=True)
+class Prefixed:
+    """A string whose start is known and whose rest is not (``f"--port={port}"``)."""
+
+    prefix: str
+
+
+@dataclass(frozen=True)
+class ShellJoined:
+    """``shlex.join(argv)``: a command line the shell splits back into exactly ``argv``."""
+
+    argv: object
 
 
 @dataclass(frozen=True)
