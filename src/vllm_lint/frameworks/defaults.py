@@ -16,27 +16,59 @@ from pathlib import Path
 
 from vllm_lint.facts import UNKNOWN
 from vllm_lint.frameworks.pack import Pack
-from vllm_lint.frameworks.tree import ConfigTree, Entry, yaml_tree
+from vllm_lint.frameworks.tree import ConfigTree, Entry, yaml_file_tree
 
 
 def default_tree(pack: Pack, linted_path: str | None, recorded_only: bool = False) -> tuple[ConfigTree, str]:
-    """The framework's defaults as a tree, and where they came from (``recorded_only``: the pack's record)."""
+    """The framework's defaults as a tree, and where they came from (``recorded_only``: the pack's record).
+
+    Built once per framework and source (every config of a repository has the same
+    defaults); each call gets its own copy, which the caller may change."""
     own = [] if recorded_only else _own_config_files(pack, linted_path)
-    tree = ConfigTree()
     if own:
-        for file, mount in own:
-            try:
-                text = Path(file).read_text(encoding="utf-8")
-                tree.merge(yaml_tree(text, None, file, mount))
-            except Exception:  # noqa: BLE001 - an unreadable framework file: fall back to the pack
-                tree = ConfigTree()
-                break
-        else:
-            for entry in tree.entries.values():
-                entry.provenance = "default"
-                entry.key_span = entry.value_span = None
-            return tree, "the framework's config files (" + ", ".join(f for f, _ in own) + ")"
+        try:
+            texts = tuple(Path(file).read_text(encoding="utf-8") for file, _ in own)
+        except Exception:  # noqa: BLE001 - an unreadable framework file: fall back to the pack
+            texts = None
+        if texts is not None:
+            built = _built_once(pack, ("own", tuple(own), texts), lambda: _own_defaults(own, texts))
+            if built is not None:
+                return built
     release, why = pinned_release(pack, linted_path)
+    return _built_once(pack, ("recorded", release, why), lambda: _recorded_defaults(pack, release, why))
+
+
+# (id of the pack, what the defaults are built from) -> (the pack, the tree or None, its label)
+_DEFAULT_TREES: dict[tuple, tuple] = {}
+
+
+def _built_once(pack: Pack, source: tuple, build) -> tuple[ConfigTree, str] | None:
+    key = (id(pack), *source)
+    cached = _DEFAULT_TREES.get(key)
+    if cached is None or cached[0] is not pack:
+        if len(_DEFAULT_TREES) >= 64:
+            _DEFAULT_TREES.clear()
+        cached = _DEFAULT_TREES[key] = (pack, *(build() or (None, "")))
+    _, tree, label = cached
+    return None if tree is None else (tree.copy(), label)
+
+
+def _own_defaults(own: list[tuple[str, str]], texts: tuple[str, ...]) -> tuple[ConfigTree, str] | None:
+    """The framework's own config files merged; None when one of them cannot be read."""
+    tree = ConfigTree()
+    for (file, mount), text in zip(own, texts):
+        try:
+            tree.merge(yaml_file_tree(file, text, file, mount, positions=False))
+        except Exception:  # noqa: BLE001 - an unreadable framework file: fall back to the pack
+            return None
+    for entry in tree.entries.values():
+        entry.provenance = "default"
+        entry.key_span = entry.value_span = None
+    return tree, "the framework's config files (" + ", ".join(f for f, _ in own) + ")"
+
+
+def _recorded_defaults(pack: Pack, release: tuple[int, ...] | None, why: str) -> tuple[ConfigTree, str]:
+    tree = ConfigTree()
     for key, value in pack.defaults.items():
         if isinstance(value, dict) and value and all(_is_release(k) for k in value):
             value = _for_release(value, release)

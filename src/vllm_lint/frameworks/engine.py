@@ -19,7 +19,7 @@ from vllm_lint.frameworks import Applied
 from vllm_lint.frameworks.build import backend_is_other, build
 from vllm_lint.frameworks.defaults import default_tree
 from vllm_lint.frameworks.pack import Pack, PackError
-from vllm_lint.frameworks.tree import ConfigTree, resolve_interpolations, toml_tree, yaml_tree
+from vllm_lint.frameworks.tree import ConfigTree, resolve_interpolations, toml_tree, yaml_file_tree, yaml_tree
 from vllm_lint.launch.words import Source
 
 class ConfigSyntaxError(Exception):
@@ -419,7 +419,10 @@ def _named_base(pack: Pack, options: dict, path: str, named, choices: dict) -> t
         return recorded(default_tree(pack, path))
     try:
         text = Path(file).read_text(encoding="utf-8")
-        own = _read_tree(text, "toml" if file.endswith(".toml") else "yaml", Source(file, text), os.path.relpath(file))
+        if file.endswith(".toml"):
+            own = _read_tree(text, "toml", Source(file, text), os.path.relpath(file))
+        else:
+            own = yaml_file_tree(file, text, os.path.relpath(file))
     except Exception:  # noqa: BLE001 - a broken config file reports itself when linted
         return recorded(_unreadable_base(pack, path))
     if not own.defaults_list:

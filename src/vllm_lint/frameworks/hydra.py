@@ -30,7 +30,7 @@ from pathlib import Path
 
 from vllm_lint.facts import UNKNOWN
 from vllm_lint.frameworks.pack import Pack
-from vllm_lint.frameworks.tree import ConfigTree, yaml_tree
+from vllm_lint.frameworks.tree import ConfigTree, yaml_file_tree
 
 MAX_DEPTH = 8
 _PACKAGE_HEADER = re.compile(r"^\s*#\s*@package\b", re.M)
@@ -230,8 +230,6 @@ def _config_roots(pack: Pack, directory: str, path: str) -> list[str]:
 
 
 def _read(pack: Pack, file: str, mount: str, depth: int, result: Composed) -> None:
-    from vllm_lint.launch.words import Source
-
     if depth >= MAX_DEPTH:
         result.open = True
         return
@@ -240,7 +238,7 @@ def _read(pack: Pack, file: str, mount: str, depth: int, result: Composed) -> No
         if _PACKAGE_HEADER.search(text):
             result.open = True  # the file chooses its own package
             return
-        tree = yaml_tree(text, Source(file, text), os.path.relpath(file), mount)
+        tree = yaml_file_tree(file, text, os.path.relpath(file), mount)
     except Exception:  # noqa: BLE001 - an unreadable config: its keys are unknown
         result.open = True
         return

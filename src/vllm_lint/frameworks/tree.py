@@ -33,9 +33,85 @@ class Entry:
     whole_lead: str = ""
 
 
+class _Entries(dict):
+    """The entries of a tree, with the leaves below each mapping path indexed, so
+    that replacing or removing a subtree costs the size of that subtree, not of the
+    tree (merging a framework's defaults sets every key of its config files)."""
+
+    __slots__ = ("below",)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+        # mapping path -> its leaves (in the order the entries hold them; a dict as an ordered set)
+        self.below: dict[str, dict[str, None]] = {}
+        self.update(*args, **kwargs)
+
+    def __setitem__(self, key: str, value: Entry) -> None:
+        if key not in self:
+            for prefix in _prefixes(key):
+                self.below.setdefault(prefix, {})[key] = None
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        self._forget(key)
+
+    def _forget(self, key: str) -> None:
+        for prefix in _prefixes(key):
+            leaves = self.below[prefix]
+            del leaves[key]
+            if not leaves:
+                del self.below[prefix]
+
+    def pop(self, key, *default):
+        if key in self:
+            value = super().pop(key)
+            self._forget(key)
+            return value
+        if default:
+            return default[0]
+        raise KeyError(key)
+
+    def popitem(self):
+        key, value = super().popitem()
+        self._forget(key)
+        return key, value
+
+    def clear(self) -> None:
+        super().clear()
+        self.below.clear()
+
+    def update(self, *args, **kwargs) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+    def copy(self) -> _Entries:
+        return _Entries(self)
+
+    def __reduce__(self):
+        return (_Entries, (dict(self),))
+
+
+def _prefixes(key: str):
+    """``a``, ``a.b`` for ``a.b.c``: the mapping paths a leaf is below."""
+    dot = key.find(".")
+    while dot != -1:
+        yield key[:dot]
+        dot = key.find(".", dot + 1)
+
+
 @dataclass
 class ConfigTree:
-    entries: dict[str, Entry] = field(default_factory=dict)
+    entries: dict[str, Entry] = field(default_factory=_Entries)
     # Keys not seen may exist (a base config that could not be read).
     open: bool = False
     defaults_list: list = field(default_factory=list)
@@ -46,23 +122,36 @@ class ConfigTree:
     # Each written mapping, from the end of its key to the end of its content.
     mapping_spans: dict[str, Span] = field(default_factory=dict)
 
+    def _indexed(self) -> _Entries:
+        """The entries, indexed (a plain dict given or assigned is converted on first use)."""
+        entries = self.entries
+        if not isinstance(entries, _Entries):
+            entries = self.entries = _Entries(entries)
+        return entries
+
     def get(self, path: str) -> Entry | None:
         return self.entries.get(path)
 
     def has_below(self, prefix: str) -> bool:
-        start = prefix + "."
-        return prefix in self.entries or any(key.startswith(start) for key in self.entries)
+        entries = self._indexed()
+        return prefix in entries or prefix in entries.below
+
+    def leaves_below(self, prefix: str) -> list[str]:
+        """The paths of the leaves strictly below ``prefix``, in the entries' order."""
+        return list(self._indexed().below.get(prefix, ()))
 
     def children(self, prefix: str) -> dict[str, list[tuple[str, Entry]]]:
         """Direct child name -> its leaves (relative path, entry), in written order."""
-        start = prefix + "." if prefix else ""
+        entries = self._indexed()
         result: dict[str, list[tuple[str, Entry]]] = {}
-        for key, entry in self.entries.items():
-            if start and not key.startswith(start):
-                continue
-            rest = key[len(start):]
-            head, _, tail = rest.partition(".")
-            result.setdefault(head, []).append((tail, entry))
+        if prefix:
+            keys = entries.below.get(prefix, ())
+            start = len(prefix) + 1
+        else:
+            keys, start = entries, 0
+        for key in keys:
+            head, _, tail = key[start:].partition(".")
+            result.setdefault(head, []).append((tail, entries[key]))
         return result
 
     def set(self, path: str, entry: Entry) -> None:
@@ -70,13 +159,29 @@ class ConfigTree:
         self.entries[path] = entry
 
     def remove(self, path: str) -> None:
-        start = path + "."
-        for key in [k for k in self.entries if k == path or k.startswith(start)]:
-            del self.entries[key]
+        entries = self._indexed()
+        entries.pop(path, None)
+        for key in list(entries.below.get(path, ())):
+            del entries[key]
         # A parent that was a leaf ({} or a scalar) is replaced by the mapping.
-        parts = path.split(".")
-        for i in range(1, len(parts)):
-            self.entries.pop(".".join(parts[:i]), None)
+        for parent in _prefixes(path):
+            entries.pop(parent, None)
+
+    def copy(self) -> ConfigTree:
+        """A copy whose entries can be changed (their values made unknown) without changing this tree."""
+        entries = self._indexed()
+        copied = _Entries()
+        dict.update(copied, ((key, _copy_entry(entry)) for key, entry in entries.items()))
+        copied.below = {prefix: leaves.copy() for prefix, leaves in entries.below.items()}
+        return ConfigTree(
+            copied,
+            self.open,
+            list(self.defaults_list) if isinstance(self.defaults_list, list) else self.defaults_list,
+            list(self.defaults_spans),
+            dict(self.chosen_by),
+            dict(self.key_spans),
+            dict(self.mapping_spans),
+        )
 
     def merge(self, other: ConfigTree) -> None:
         """``other`` over this tree (OmegaConf merge: mappings merge, leaves replace)."""
@@ -91,7 +196,34 @@ class ConfigTree:
         self.open = self.open or other.open
 
 
+def _copy_entry(entry: Entry) -> Entry:
+    copied = object.__new__(Entry)
+    copied.__dict__.update(entry.__dict__)
+    return copied
+
+
 # ----------------------------------------------------------------- YAML
+
+# Config files read from disk, by content: a framework's configs compose the same
+# files (its defaults, shared bases) for every config and launch in a repository.
+_FILE_TREES: dict[tuple, ConfigTree] = {}
+_FILE_TREES_LIMIT = 512
+
+
+def yaml_file_tree(file: str, text: str, file_path: str | None, mount: str = "", positions: bool = True) -> ConfigTree:
+    """``yaml_tree`` of a file's text (``positions``: spans in ``file``), parsed once per content;
+    each call gets its own copy.  Raises yaml.YAMLError on a broken file."""
+    key = (file, text, file_path, mount, positions)
+    tree = _FILE_TREES.get(key)
+    if tree is None:
+        from vllm_lint.launch.words import Source
+
+        tree = yaml_tree(text, Source(file, text) if positions else None, file_path, mount)
+        if len(_FILE_TREES) >= _FILE_TREES_LIMIT:
+            _FILE_TREES.clear()
+        _FILE_TREES[key] = tree
+    return tree.copy()
+
 
 
 def yaml_tree(text: str, source, file_path: str | None = None, mount: str = "") -> ConfigTree:
