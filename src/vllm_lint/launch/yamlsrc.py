@@ -46,8 +46,10 @@ class AliasError(ValueError):
 def compose_all(text: str):
     import yaml
 
+    anchored = _may_have_aliases(text)
     for document in yaml.compose_all(text, Loader=loader()):
-        check_aliases(document)
+        if anchored:
+            check_aliases(document)
         yield document
 
 
@@ -55,8 +57,14 @@ def compose_document(text: str):
     import yaml
 
     document = yaml.compose(text, Loader=loader())
-    check_aliases(document)
+    if _may_have_aliases(text):
+        check_aliases(document)
     return document
+
+
+def _may_have_aliases(text: str) -> bool:
+    # An alias refers to an anchor (``&name``): without one, the parser rejects any alias.
+    return "&" in text
 
 
 def check_aliases(root) -> None:
