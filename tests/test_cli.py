@@ -189,7 +189,7 @@ def test_noqa(project):
         ("vllm==0.30.0", "0.30"),
         ("vllm~=0.33.0", "0.33"),
         ("vllm[audio]==0.28.0  # replay", "0.28"),
-        ("vllm>=0.30", "0.34"),  # a range is not a pin
+        ("vllm>=0.30", "0.30-0.34"),  # a range admits every release it names
     ],
 )
 def test_target_version_from_requirements(project, pin, version):
@@ -211,10 +211,10 @@ def test_target_version_order(project):
     assert "target version: 0.28 (from --target-version)" in out
     (project / "pyproject.toml").write_text('[project]\nname = "x"\ndependencies = ["vllm==0.30.0"]\n')
     out = run(["check", "--show-settings"], project)[1]
-    assert "target version: 0.30 (from the pinned requirement in" in out
+    assert "target version: 0.30 (from vllm==0.30.0 at" in out
     (project / "pyproject.toml").write_text('[project]\nname = "x"\n')
     out = run(["check", "--show-settings"], project)[1]
-    assert "target version: 0.34 (from the newest vLLM release the rules know)" in out
+    assert "target version: 0.34 (from the newest vLLM release the rules know: no pin found)" in out
 
 
 def test_version_changes_findings(project):

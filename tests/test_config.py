@@ -304,14 +304,20 @@ def test_image_tags_name_the_release_of_their_commands(project):
         ("vllm >= 0.31.2, < 0.32.0", "0.31"),
         ("vllm==0.31.*", "0.31"),
         ("vllm[audio]~=0.31.1 ; python_version >= '3.10'", "0.31"),
-        ("vllm>=0.31,<0.32.1", "0.34"),  # admits 0.32.0 as well: not one release
-        ("vllm>=0.31,<=0.32", "0.34"),
-        ("vllm~=0.31", "0.34"),
-        ("vllm>0.31.9,<0.31.9", "0.34"),  # admits nothing
+        ("vllm>=0.31,<0.32.1", "0.31-0.32"),  # admits 0.32.0 as well
+        ("vllm>=0.31,<=0.32", "0.31-0.32"),
+        ("vllm~=0.31", "0.31-0.34"),
+        ("vllm~=0.10.1", "0.10"),
+        ("vllm==0.30.1rc1", "0.30"),
+        ("vllm>=0.10,<0.12", "0.10-0.11"),
+        ("vllm>=0.8.5,<=0.12.0", "0.8-0.12"),
+        ("vllm==0.5.3post1", "0.5"),  # older than the schema: a release the rules do not know
+        ("vllm>0.31.9,<0.31.9", "0.34"),  # admits nothing: no pin
         ("vllm-ext==0.31.0", "0.34"),  # another package
+        ("vllm", "0.34"),  # no version: no pin
     ],
 )
-def test_requirement_ranges_that_fix_a_release(project, requirement, version):
+def test_requirement_ranges_admit_releases(project, requirement, version):
     (project / "requirements.txt").write_text(f"torch\n{requirement}\n")
     code, out, _ = check("--show-settings", "pkg", cwd=project)
     assert code == 0 and f"target version: {version} " in out, out
@@ -324,23 +330,34 @@ def test_poetry_constraints(project):
     assert "target version: 0.30 " in check("--show-settings", "pkg", cwd=project)[1]
 
 
-def test_requirements_that_disagree_are_not_chosen_between(project):
-    """Two requirement files beside each other pin different releases: neither is the
-    project's, and --show-settings says so; a pin nearer the file is preferred."""
+def test_requirements_that_disagree_admit_every_release_they_name(project):
+    """Two requirement files beside each other pin different releases: the file may run on
+    either, and --show-settings names both with their lines; a pin nearer the file is preferred."""
     (project / "requirements_torch251_vllm.txt").write_text("-r requirements_common.txt\nvllm==0.8.4\n")
     (project / "requirements_torch280_vllm.txt").write_text("-r requirements_common.txt\nvllm==0.10.2\n")
     (project / "requirements_common.txt").write_text("torch\n")
     code, out, _ = check("--show-settings", "pkg", cwd=project)
     assert code == 0
     line = next(line for line in out.splitlines() if line.startswith("target version:"))
-    assert line.startswith("target version: 0.34 (from the newest vLLM release the rules know; ")
-    assert "vllm==0.8.4 in requirements_torch251_vllm.txt" in line and "vllm==0.10.2 in requirements_torch280_vllm.txt" in line
-    assert "set target-version to choose" in line
-    # The same release twice is no disagreement.
+    assert line.startswith("target version: 0.8, 0.10 (from "), line
+    assert f"vllm==0.8.4 at {project / 'requirements_torch251_vllm.txt'}:2" in line
+    assert f"vllm==0.10.2 at {project / 'requirements_torch280_vllm.txt'}:2" in line
+    # The same release twice is one release.
     (project / "requirements_torch251_vllm.txt").write_text("vllm==0.10.1\n")
-    assert "target version: 0.10 (from the pinned requirement in" in check("--show-settings", "pkg", cwd=project)[1]
-    # The nearest pin wins over the disagreement further up.
+    assert "target version: 0.10 (from vllm==0.10.1 at" in check("--show-settings", "pkg", cwd=project)[1]
+    # The nearest pin wins over the ones further up.
     (project / "requirements_torch251_vllm.txt").write_text("vllm==0.8.4\n")
     (project / "pkg" / "requirements.txt").write_text("vllm==0.31.0\n")
     out = check("--show-settings", "pkg", cwd=project)[1]
-    assert f"target version: 0.31 (from the pinned requirement in {project / 'pkg' / 'requirements.txt'} (vllm==0.31.0))" in out
+    assert f"target version: 0.31 (from vllm==0.31.0 at {project / 'pkg' / 'requirements.txt'}:1)" in out
+
+
+def test_without_a_pin_the_newest_release_is_assumed_and_findings_say_so(project):
+    (project / "pkg" / "train.py").write_text('from vllm import LLM\nllm = LLM("m", task="generate")\n')
+    out = check("--show-settings", "pkg", cwd=project)[1]
+    assert "target version: 0.34 (from the newest vLLM release the rules know: no pin found)" in out
+    out = check("pkg", cwd=project)[1]
+    assert "(checked against vLLM 0.34, the newest known: no pin found; set target-version)" in out, out
+    (project / "requirements.txt").write_text("vllm>=0.13\n")
+    out = check("pkg", cwd=project)[1]
+    assert "task is not an argument of LLM in vLLM 0.13-0.34" in out and "no pin found" not in out, out

@@ -329,7 +329,7 @@ def test_target_version_from_the_project_pin(capsys, tmp_path):
     script.write_text('from vllm import LLM\n\nllm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True)\n')
     engine = only(capsys, str(script))
     assert engine["target_version"] == "0.31"
-    assert engine["target_version_from"].startswith("the pinned requirement in ")
+    assert engine["target_version_from"] == f"vllm==0.31.0 at {tmp_path / 'requirements.txt'}:1"
     assert engine["settings"]["logprobs_mode"]["from"] == "vLLM 0.31's default"
 
 

@@ -20,12 +20,19 @@ from vllm_lint.versions import Version
 MAX_ALTERNATIVES = 64  # combinations checked per engine or request; past that, the widest choices are unknown
 
 
+# Rules whose findings are about the release's arguments: with no pin, they say which release stood in.
+ARGUMENT_CODES = frozenset({"VLM301", "VLM303", "VLM304"})
+
+
 def check_facts(
     engines: Iterable[EngineFacts], requests: Iterable[RequestFacts], version: Version
 ) -> list[Finding]:
-    """Every violated precondition, not only the first one vLLM would raise."""
-    engine_rules = [rule for rule in ALL_RULES if rule.scope == "engine" and rule.applies_to(version)]
-    request_rules = [rule for rule in ALL_RULES if rule.scope == "request" and rule.applies_to(version)]
+    """Every violated precondition, not only the first one vLLM would raise.
+
+    ``version`` may admit several releases (``Version.admitted``): a finding holds only
+    when every release the facts can run on has it, and then names them.  Facts with
+    ``releases`` (a version guard's arm) run only on the admitted releases the guard lets through."""
+    candidates = version.candidates()
     findings: list[Finding] = []
     seen: set[tuple] = set()
 
@@ -37,17 +44,93 @@ def check_facts(
                 findings.append(finding)
 
     for engine in engines:
+        releases = reachable(candidates, engine.releases)
+        if not releases:
+            continue  # an arm no admitted release runs
         alternatives = engine_alternatives(engine)
-        for rule in engine_rules:
-            if rule.code in engine.suppressed:
-                continue
-            add(_on_every_path([list(rule.check(alt, version)) for alt in alternatives], engine.anchor))
+        per_release = []
+        for release in releases:
+            found: list[Finding] = []
+            for rule in ALL_RULES:
+                if rule.scope != "engine" or not rule.applies_to(release) or rule.code in engine.suppressed:
+                    continue
+                found += _on_every_path([list(rule.check(alt, release)) for alt in alternatives], engine.anchor)
+            per_release.append(found)
+        add(_in_every_release(per_release, releases))
     for request in requests:
+        releases = reachable(candidates, request.engine.releases)
+        if not releases:
+            continue
         alternatives = request_alternatives(request)
-        for rule in request_rules:
-            add(_on_every_path([list(rule.check(alt, version)) for alt in alternatives], request.anchor))
+        per_release = []
+        for release in releases:
+            found = []
+            for rule in ALL_RULES:
+                if rule.scope == "request" and rule.applies_to(release):
+                    found += _on_every_path([list(rule.check(alt, release)) for alt in alternatives], request.anchor)
+            per_release.append(found)
+        add(_in_every_release(per_release, releases))
+    if version.assumed:
+        note = f" (checked against vLLM {version.major}.{version.minor}, the newest known: no pin found; set target-version)"
+        for finding in findings:
+            if finding.code in ARGUMENT_CODES and not finding.message.endswith(note):
+                finding.message += note
     findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
     return findings
+
+
+def reachable(candidates: tuple[Version, ...], guarded) -> list[Version]:
+    """The candidate releases a guard (a set of (major, minor), None for none) lets through."""
+    if guarded is None:
+        return list(candidates)
+    return [release for release in candidates if (release.major, release.minor) in guarded]
+
+
+def _in_every_release(per_release: list[list[Finding]], releases: list[Version]) -> list[Finding]:
+    """The findings every release has (the newest release's, merged), naming the releases."""
+    if len(per_release) == 1:
+        return per_release[0]
+
+    def key(finding: Finding) -> tuple:
+        return (finding.code, finding.span.line, finding.span.col, finding.argument)
+
+    newest = per_release[-1]
+    result = []
+    for finding in newest:
+        twins = [next((f for f in found if key(f) == key(finding)), None) for found in per_release[:-1]]
+        if any(twin is None for twin in twins):
+            continue  # a release where this holds
+        same = twins + [finding]
+        if any((t.origin, t.fix_action, t.rename) != (finding.origin, finding.fix_action, finding.rename) for t in same):
+            finding = replace(finding, origin=None, fix_action=None, fix_safety=None, rename=None)
+        message = _releases_message([t.message for t in same], releases)
+        if message != finding.message:
+            finding = replace(finding, message=message)
+        result.append(finding)
+    return result
+
+
+def _releases_message(messages: list[str], releases: list[Version]) -> str:
+    """One message for several releases: each names its own ("in vLLM 0.10"); the merged one
+    names them all ("in vLLM 0.8-0.12").  Detail that differs between releases is left out."""
+    import re
+
+    from vllm_lint.versions import releases_text
+
+    marker = "\0"
+    normalized = [
+        re.sub(rf"vLLM {release.major}\.{release.minor}(?![\d]|\.\d)", marker, message)
+        for message, release in zip(messages, releases)
+    ]
+    named = "vLLM " + releases_text([(release.major, release.minor) for release in releases])
+    if all(text == normalized[0] for text in normalized):
+        return normalized[0].replace(marker, named)
+    prefix = os.path.commonprefix(normalized)
+    cut = max(prefix.rfind(" ("), prefix.rfind("; "))
+    head = prefix[:cut] if cut > 0 else prefix.rstrip()
+    if marker not in head:
+        head += f" (in {named})"
+    return head.replace(marker, named)
 
 
 def _on_every_path(per_alternative: list[list[Finding]], anchor) -> list[Finding]:

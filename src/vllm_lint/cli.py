@@ -247,7 +247,7 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
         probe = os.path.join(probe, "__probe__.py")
     version, why = resolver.for_path(probe)
     out.write(f"config file: {settings.config_path or '(none)'}\n")
-    out.write(f"target version: {version.major}.{version.minor} (from {why})\n")
+    out.write(f"target version: {version.releases_text} (from {why})\n")
     out.write(f"select: {', '.join(settings.selected)}\n")
     out.write(f"ignore: {', '.join(settings.ignore) or '(none)'}\n")
     out.write(f"exclude: {', '.join(excludes)}\n")

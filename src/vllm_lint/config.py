@@ -2,11 +2,12 @@
 
 The target version of a file is, in order: ``--target-version``; the
 ``target-version`` setting; for a command in a Dockerfile or a Kubernetes or
-compose manifest, the tag of the vLLM image it runs in; the nearest
-requirement that fixes a release (``pins.py``: ``vllm==X``, ``vllm>=0.31,<0.32``
-in a pyproject.toml or requirements*.txt in the file's folder or above it, up
-to the repository's root); the installed vLLM's version; else the newest
-release the rules know.
+compose manifest, the tag of the vLLM image it runs in; the releases
+the nearest folder's pins admit (``pins.py``: requirements files, pyproject.toml,
+setup.py, environment.yml, lock files..., in the file's folder or above it, up
+to the repository's root; several pins there admit every release any of them
+admits); the installed vLLM's version; else the newest release the rules know,
+marked as assumed.
 """
 
 from __future__ import annotations
@@ -284,38 +285,33 @@ class VersionResolver:
     def __init__(self, explicit: Version | None = None, explicit_source: str = "") -> None:
         self.explicit = explicit
         self.explicit_source = explicit_source
-        self._by_dir: dict[Path, tuple[Version, str] | str | None] = {}
+        self._by_dir: dict[Path, tuple[Version, str] | None] = {}
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
         if self.explicit is not None:
             return Target(self.explicit, self.explicit_source, explicit=True)
-        note = ""
         if path and path not in ("-", "stdin"):
             pinned = self._pinned(Path(path).resolve().parent)
-            if isinstance(pinned, tuple):
-                return Target(*pinned)
             if pinned is not None:
-                note = f"; {pinned}"
+                return Target(*pinned)
         installed = self._installed_version()
         if installed is not None:
-            return Target(installed[0], installed[1] + note)
-        return Target(NEWEST_VERSION, "the newest vLLM release the rules know" + note)
+            return Target(*installed)
+        return Target(Version.admitting([NEWEST_VERSION.release], assumed=True), "the newest vLLM release the rules know: no pin found")
 
-    def _pinned(self, directory: Path) -> tuple[Version, str] | str | None:
-        """The nearest folder's pin and why, a note when its requirements disagree, or None."""
+    def _pinned(self, directory: Path) -> tuple[Version, str] | None:
+        """The releases the nearest folder's pins admit, and where they are written; cached per folder."""
         if directory in self._by_dir:
-            return self._by_dir[directory]
+            return self._by_dir[directory]  # type: ignore[return-value]
         from vllm_lint.pins import pins_in
 
-        found: tuple[Version, str] | str | None = None
+        found: tuple[Version, str] | None = None
         pins = pins_in(directory)
-        if pins and all(pin.release == pins[0].release for pin in pins):
-            found = (pins[0].version, f"the pinned requirement in {pins[0].path} ({pins[0].requirement})")
-        elif pins:
-            # Two releases at the same distance: neither is the project's, so neither is used.
-            listed = ", ".join(f"{pin.requirement} in {pin.path.name}" for pin in pins)
-            found = f"the requirements in {directory} disagree ({listed}): set target-version to choose"
+        locked = [pin for pin in pins if pin.locked]
+        pins = locked or pins  # a lock file says what is installed, the others what is allowed
+        if pins:
+            found = (pinned_version(pins), ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins))
         elif directory.parent != directory and not (directory / ".git").exists():
             found = self._pinned(directory.parent)
         self._by_dir[directory] = found
@@ -332,6 +328,14 @@ class VersionResolver:
             except Exception:  # not installed, or an unparseable local build
                 self._installed = None
         return self._installed  # type: ignore[return-value]
+
+
+def pinned_version(pins) -> Version:
+    """The version that stands for what several pins admit together (any of them may be the one installed)."""
+    releases = {release for pin in pins for release in pin.releases}
+    if len(releases) == 1:
+        return pins[0].version
+    return Version.admitting(releases)
 
 
 class Target(tuple):

@@ -226,6 +226,10 @@ class EngineFacts:
     extended_parser: bool = False
     # ``vllm-lint explain`` only: the calls whose code built it, innermost first (``Step``).
     via: tuple = ()
+    # Built in an arm of a version or feature guard: the (major, minor) releases that can run
+    # it (``vllm_lint.python.guards``), and where the guard is written; None: every release.
+    releases: frozenset | None = None
+    guard: str = ""
 
     def get(self, name: str) -> Fact:
         if name in self.fields:

@@ -1,88 +1,193 @@
-"""The vLLM release a project's requirements fix.
+"""The vLLM releases a project's pins admit.
 
-A requirement fixes a release when every version it admits is in one minor
-release: ``vllm==0.31.2``, ``vllm~=0.31.2``, ``vllm==0.31.*``,
-``vllm>=0.31,<0.32`` (rules are keyed by minor release).  ``vllm>=0.30`` does
-not.  Requirements are read with ``packaging``, as pip reads them, from a
-folder's ``pyproject.toml`` (``[project]`` dependencies and optional
-dependencies, ``[dependency-groups]``, Poetry's dependencies) and its
-``requirements*.txt`` / ``requirements*.in`` files.
+A requirement admits a set of minor releases (rules are keyed by minor
+release): ``vllm==0.31.2`` and ``vllm==0.31.1rc1`` admit 0.31, ``~=0.10.1``
+admits 0.10, ``vllm>=0.10,<0.12`` admits 0.10 and 0.11.  A range open above
+admits the known releases from its lower bound (the newest known one stands for
+later ones); releases older than the schema's oldest that a range admits are
+kept, as releases the rules do not know.  A bare ``vllm`` pins nothing.
+
+Requirements are read with ``packaging``, as pip reads them, from the files
+projects write them in, one folder at a time:
+
+* requirements files of any name (``*.txt``, ``*.in``: a line that is a
+  ``vllm`` requirement);
+* ``pyproject.toml``: ``[project]`` dependencies and optional dependencies,
+  ``[dependency-groups]``, Poetry's dependencies and groups, PDM's and uv's
+  dev dependencies, uv's constraints, overrides and ``[tool.uv.sources]`` (a
+  tag ``v0.10.1`` or a wheel's file name);
+* ``setup.py`` (every string literal that is a ``vllm`` requirement:
+  ``install_requires`` and ``extras_require``, however built) and ``setup.cfg``;
+* ``environment.yml`` (conda's ``vllm=0.10.1`` and the ``pip:`` section);
+* ``Pipfile``;
+* a Truss-style ``config.yaml`` whose ``requirements:`` list names vLLM;
+* lock files (``uv.lock``, ``poetry.lock``, ``pdm.lock``, ``Pipfile.lock``):
+  the exact locked vLLM, which wins over the folder's other pins.
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-from vllm_lint.versions import Version, VersionError
+from vllm_lint.versions import Version
+
+# Requirement files larger than this are data, not requirements.
+MAX_REQUIREMENTS_SIZE = 512 * 1024
+LOCK_FILES = ("uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock")
+_ENVIRONMENT_FILES = ("environment.yml", "environment.yaml", "conda.yml", "conda.yaml")
+_NOT_REQUIREMENTS = re.compile(r"(?i)^(license|licence|readme|changelog|notice|authors|copying|cmakelists|robots)")
 
 
 @dataclass(frozen=True)
 class Pin:
-    version: Version
+    releases: tuple[tuple[int, int], ...]  # the minor releases admitted, oldest first
+    version: Version  # the exact version when one is named (==0.31.2), else the newest admitted
     path: Path
+    line: int
     requirement: str  # as written, for messages
+    locked: bool = False  # from a lock file: what is installed, not what is allowed
 
     @property
     def release(self) -> tuple[int, int]:
         return (self.version.major, self.version.minor)
 
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
     def __str__(self) -> str:
-        return f"{self.requirement} in {self.path}"
+        return f"{self.requirement} at {self.where}"
 
 
 def pins_in(directory: Path) -> list[Pin]:
-    """Every requirement in ``directory`` that fixes a vLLM release, in file-name order."""
+    """Every pin of vLLM written in ``directory``'s files, in file-name order."""
     try:
         names = sorted(os.listdir(directory))
     except OSError:
         return []
     pins: list[Pin] = []
     for name in names:
-        if name == "pyproject.toml":
-            requirements = _pyproject_requirements(directory / name)
-        elif name.startswith("requirements") and name.endswith((".txt", ".in")):
-            requirements = _file_requirements(directory / name)
-        else:
+        reader = _reader(name)
+        if reader is None:
             continue
-        for requirement in requirements:
-            version = fixed_release(requirement)
-            if version is not None:
-                pins.append(Pin(version, directory / name, requirement.split(";", 1)[0].strip()))
+        path = directory / name
+        for requirement, line, locked in reader(path):
+            pin = pin_of(requirement, path, line, locked)
+            if pin is not None:
+                pins.append(pin)
     return pins
 
 
-def _file_requirements(path: Path, needle: str = "vllm") -> list[str]:
+def _reader(name: str):
+    lower = name.lower()
+    if name == "pyproject.toml":
+        return _pyproject_pins
+    if name == "setup.py":
+        return _setup_py_pins
+    if name == "setup.cfg":
+        return _line_pins
+    if name == "Pipfile":
+        return _pipfile_pins
+    if name in LOCK_FILES:
+        return _lock_pins
+    if lower in _ENVIRONMENT_FILES:
+        return _environment_pins
+    if name == "config.yaml":
+        return _truss_pins
+    if lower.endswith((".txt", ".in")) and not _NOT_REQUIREMENTS.match(name):
+        return _line_pins
+    return None
+
+
+def _text(path: Path) -> str | None:
+    """The file's text when it may mention vLLM; None otherwise (unreadable, too large, no "vllm")."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        if path.stat().st_size > MAX_REQUIREMENTS_SIZE and path.name not in LOCK_FILES:
+            return None
+        data = path.read_bytes()
     except OSError:
-        return []
-    if needle not in text.lower():
-        return []
-    lines = []
-    for line in text.splitlines():
+        return None
+    if b"vllm" not in data.lower():
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _line_pins(path: Path):
+    """Requirements files (and setup.cfg): every line that is a vLLM requirement, comments and options stripped."""
+    text = _text(path)
+    if text is None:
+        return
+    for number, line in enumerate(text.splitlines(), start=1):
+        if "vllm" not in line.lower():
+            continue
         line = re.split(r"(?:^|\s)#", line, maxsplit=1)[0].strip()
-        if line and not line.startswith("-"):  # options: -r, -c, -e, --hash, ...
-            lines.append(line)
-    return lines
+        line = re.sub(r"\s--?[a-z][\w-]*(?:[= ]\S+)?", "", " " + line).strip()  # --hash=..., per-line options
+        if line:
+            yield line, number, False
+
+
+def _line_of(text: str, needle: str, start: int = 0) -> int:
+    position = text.find(needle, start)
+    return text.count("\n", 0, position) + 1 if position >= 0 else 1
 
 
 def requirements_of(path: Path, needle: str) -> list[str]:
     """The requirement strings of a pyproject.toml or requirements file that mention ``needle``."""
     if path.name == "pyproject.toml":
         return [r for r in _pyproject_requirements(path, needle) if needle in r.lower()]
-    return [r for r in _file_requirements(path, needle) if needle in r.lower()]
+    text = _text(path) if needle == "vllm" else _plain_text(path)
+    if text is None or needle not in text.lower():
+        return []
+    lines = []
+    for line in text.splitlines():
+        line = re.split(r"(?:^|\s)#", line, maxsplit=1)[0].strip()
+        if line and not line.startswith("-") and needle in line.lower():  # options: -r, -c, -e, --hash, ...
+            lines.append(line)
+    return lines
 
 
-def _pyproject_requirements(path: Path, needle: str = "vllm") -> list[str]:
+def _plain_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _pyproject_pins(path: Path):
+    text = _text(path)
+    if text is None:
+        return
+    for requirement in _pyproject_requirements(path, "vllm", text):
+        if "vllm" in requirement.lower():
+            yield requirement, _requirement_line(text, requirement), False
+
+
+def _requirement_line(text: str, requirement: str) -> int:
+    """Where a requirement read from a structured file is written: the first line naming vLLM
+    and the requirement's version, else the first naming vLLM as a package."""
+    version = re.search(r"\d+(?:\.\d+)+", requirement)
+    lines = text.lower().splitlines()
+    naming = [n for n, line in enumerate(lines, start=1) if re.search(r"(?<![\w-])vllm(?![\w-])", line)]
+    if version:
+        for number in naming:
+            if version.group(0) in lines[number - 1]:
+                return number
+    return naming[0] if naming else 1
+
+
+def _pyproject_requirements(path: Path, needle: str = "vllm", text: str | None = None) -> list[str]:
     """Requirement strings of a pyproject.toml; a file that cannot be read, or whose
     tables have another shape, gives none (it is not the linter's to judge)."""
     from vllm_lint.config import load_toml
 
     try:
-        if needle.encode() not in path.read_bytes().lower():
+        if text is None and needle.encode() not in path.read_bytes().lower():
             return []
         data = load_toml(path)
     except (OSError, ValueError):
@@ -91,24 +196,62 @@ def _pyproject_requirements(path: Path, needle: str = "vllm") -> list[str]:
     project = data.get("project")
     if isinstance(project, dict):
         found.extend(_list(project.get("dependencies")))
-        extras = project.get("optional-dependencies")
-        if isinstance(extras, dict):
-            for extra in extras.values():
-                found.extend(_list(extra))
-    groups = data.get("dependency-groups")
-    if isinstance(groups, dict):
-        for group in groups.values():
-            found.extend(_list(group))
+        found.extend(_grouped(project.get("optional-dependencies")))
+    found.extend(_grouped(data.get("dependency-groups")))
     tool = data.get("tool")
-    poetry = tool.get("poetry") if isinstance(tool, dict) else None
-    dependencies = poetry.get("dependencies") if isinstance(poetry, dict) else None
+    tool = tool if isinstance(tool, dict) else {}
+    poetry = tool.get("poetry")
+    if isinstance(poetry, dict):
+        tables = [poetry.get("dependencies"), poetry.get("dev-dependencies")]
+        groups = poetry.get("group")
+        if isinstance(groups, dict):
+            tables += [group.get("dependencies") for group in groups.values() if isinstance(group, dict)]
+        for dependencies in tables:
+            found.extend(_poetry_table(dependencies))
+    pdm = tool.get("pdm")
+    if isinstance(pdm, dict):
+        found.extend(_grouped(pdm.get("dev-dependencies")))
+    uv = tool.get("uv")
+    if isinstance(uv, dict):
+        for key in ("dev-dependencies", "constraint-dependencies", "override-dependencies"):
+            found.extend(_list(uv.get(key)))
+        sources = uv.get("sources")
+        if isinstance(sources, dict):
+            found.extend(_uv_source(name, source) for name, source in sources.items())
+    return [item for item in found if isinstance(item, str)]
+
+
+def _grouped(value: object) -> list[object]:
+    """The requirements of a table of lists (extras, dependency groups)."""
+    if not isinstance(value, dict):
+        return []
+    return [item for group in value.values() for item in _list(group)]
+
+
+def _poetry_table(dependencies: object) -> list[str]:
+    found = []
     if isinstance(dependencies, dict):
         for name, spec in dependencies.items():
             if isinstance(spec, dict):
                 spec = spec.get("version")
             if isinstance(name, str) and isinstance(spec, str):
                 found.append(name + _poetry_to_pep440(spec))
-    return [item for item in found if isinstance(item, str)]
+    return found
+
+
+def _uv_source(name: object, source: object) -> object:
+    """A ``[tool.uv.sources]`` entry as a requirement: a git tag ``v0.10.1`` or a wheel URL names the version."""
+    if not isinstance(name, str) or not isinstance(source, dict):
+        return None
+    tag = source.get("tag") or source.get("rev")
+    if isinstance(tag, str) and re.fullmatch(r"v?\d+\.\d+(\.\d+)?\S*", tag):
+        return f"{name}=={tag.lstrip('v')}"
+    url = source.get("url") or source.get("path")
+    if isinstance(url, str):
+        wheel = re.search(r"(?:^|/)" + re.escape(name) + r"-(\d+\.\d+(?:\.\d+)?[^-/]*)-[^/]*\.whl$", url)
+        if wheel:
+            return f"{name}=={wheel.group(1)}"
+    return None
 
 
 def _list(value: object) -> list[object]:
@@ -132,76 +275,168 @@ def _poetry_to_pep440(constraint: str) -> str:
     return text
 
 
-def fixed_release(requirement: str) -> Version | None:
-    """The release a ``vllm`` requirement fixes (see the module's docstring); None otherwise."""
+def _setup_py_pins(path: Path):
+    """Every string literal of a setup.py that is a vLLM requirement (install_requires, extras, however built)."""
+    text = _text(path)
+    if text is None:
+        return
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "vllm" in node.value.lower():
+            for part in node.value.splitlines():  # install_requires may be a block of lines
+                yield part.strip(), node.lineno, False
+
+
+def _pipfile_pins(path: Path):
+    from vllm_lint.config import load_toml
+
+    text = _text(path)
+    if text is None:
+        return
+    try:
+        data = load_toml(path)
+    except (OSError, ValueError):
+        return
+    for section in ("packages", "dev-packages"):
+        table = data.get(section)
+        if not isinstance(table, dict):
+            continue
+        for name, spec in table.items():
+            if isinstance(spec, dict):
+                spec = spec.get("version")
+            if isinstance(name, str) and isinstance(spec, str) and spec.strip() != "*":
+                yield name + spec.strip(), _line_of(text.lower(), name.lower()), False
+
+
+def _lock_pins(path: Path):
+    """The locked vLLM of uv.lock, poetry.lock, pdm.lock (``[[package]]`` tables) or Pipfile.lock."""
+    text = _text(path)
+    if text is None:
+        return
+    if path.name == "Pipfile.lock":
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return
+        for section in ("default", "develop"):
+            entry = data.get(section, {}).get("vllm") if isinstance(data.get(section), dict) else None
+            version = entry.get("version") if isinstance(entry, dict) else None
+            if isinstance(version, str):
+                yield "vllm" + version, _line_of(text, '"vllm"'), True
+        return
+    # Read without a TOML parse: lock files are large, and only one table matters.
+    for match in re.finditer(r'(?m)^\[\[package\]\]\s*\nname\s*=\s*"vllm"\s*\nversion\s*=\s*"([^"]+)"', text):
+        yield f"vllm=={match.group(1)}", text.count("\n", 0, match.start()) + 3, True
+
+
+def _environment_pins(path: Path):
+    """A conda environment file: ``vllm=0.10.1`` (conda's match spec) and its ``pip:`` list."""
+    data, text = _yaml(path)
+    if not isinstance(data, dict):
+        return
+    for item in _list(data.get("dependencies")):
+        if isinstance(item, dict):
+            for pip_item in _list(item.get("pip")):
+                if isinstance(pip_item, str):
+                    yield pip_item, _line_of(text, pip_item), False
+        elif isinstance(item, str):
+            conda = re.fullmatch(r"\s*(?:[\w-]+::)?(vllm)\s*=\s*([\d.]+\*?)\s*(?:=\S+)?\s*", item)
+            # conda's single "=" matches a version prefix: vllm=0.10 is any 0.10.x
+            requirement = f"vllm=={conda.group(2).rstrip('.*')}.*" if conda else item
+            yield requirement, _line_of(text, item), False
+
+
+def _truss_pins(path: Path):
+    """A model-serving template's ``config.yaml`` (Truss) with a ``requirements:`` list."""
+    data, text = _yaml(path)
+    if not isinstance(data, dict):
+        return
+    for item in _list(data.get("requirements")):
+        if isinstance(item, str):
+            yield item, _line_of(text, item), False
+
+
+def _yaml(path: Path) -> tuple[object, str]:
+    text = _text(path)
+    if text is None:
+        return None, ""
+    import yaml
+
+    try:
+        return yaml.safe_load(text), text
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None, text
+
+
+def pin_of(requirement: str, path: Path, line: int, locked: bool = False) -> Pin | None:
+    admitted = admitted_releases(requirement)
+    if admitted is None:
+        return None
+    releases, version = admitted
+    return Pin(releases, version, path, line, requirement.split(";", 1)[0].strip(), locked)
+
+
+@lru_cache(maxsize=1024)
+def admitted_releases(requirement: str) -> tuple[tuple[tuple[int, int], ...], Version] | None:
+    """The minor releases a ``vllm`` requirement admits, and the version it names (the exact
+    one of ``==``, else the newest admitted); None for another package or no version bound."""
     if "vllm" not in requirement.lower():
         return None
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
+    from packaging.version import InvalidVersion
+    from packaging.version import Version as Pep440
 
     try:
         parsed = Requirement(requirement)
     except InvalidRequirement:
         return None
-    if canonicalize_name(parsed.name) != "vllm" or parsed.url:
+    if canonicalize_name(parsed.name) != "vllm":
         return None
-    release = _only_release(list(parsed.specifier))
-    if release is None:
-        return None
-    major, minor, patch = release
-    # The bounds may still exclude every version of that release (>0.31.9,<0.32; !=0.31.*).
-    if not any(parsed.specifier.contains(f"{major}.{minor}.{p}", prereleases=True) for p in range(patch, patch + 100)):
-        return None
-    return Version(major, minor, patch)
-
-
-def _only_release(specifiers) -> tuple[int, int, int] | None:
-    """(major, minor, lowest patch) when the specifiers admit a single minor release."""
-    from packaging.version import InvalidVersion
-    from packaging.version import Version as Pep440
-
-    lowest: tuple[int, int, int] | None = None
-    highest: tuple[int, int] | None = None
-    for spec in specifiers:
-        operator, text = spec.operator, spec.version
-        if operator == "==" and text.endswith(".*"):
-            parts = text[:-2].split(".")
-            if len(parts) >= 2 and all(part.isdigit() for part in parts):
-                return _version_tuple(".".join(parts))
-            continue
-        try:
-            version = Pep440(text)
-        except InvalidVersion:
+    specifier = parsed.specifier
+    if parsed.url:
+        wheel = re.search(r"/vllm-(\d+\.\d+(?:\.\d+)?[^-/]*)-[^/]*\.whl$", parsed.url)
+        if wheel is None:
             return None
-        major, minor = (list(version.release) + [0])[:2]
-        if operator in ("==", "==="):
-            return _version_tuple(text)
-        if operator == "~=":
-            if len(version.release) >= 3:
-                return _version_tuple(text)
-            operator = ">="  # ~=0.31 admits every 0.x from 0.31 on
-        if operator in (">=", ">"):
-            candidate = (major, minor, (list(version.release) + [0, 0])[2])
-            lowest = candidate if lowest is None or candidate > lowest else lowest
-        elif operator == "<=":
-            highest = min(highest, (major, minor)) if highest else (major, minor)
-        elif operator == "<":
-            # <0.32 (or <0.32.0rc1) admits no 0.32 release; <0.32.1 admits 0.32.0.
-            if version > Pep440(f"{major}.{minor}"):
-                top = (major, minor)
-            elif minor > 0:
-                top = (major, minor - 1)
-            else:
-                return None
-            highest = min(highest, top) if highest else top
-    if lowest is None or highest is None or lowest[:2] != highest:
-        return None
-    return lowest
+        from packaging.specifiers import SpecifierSet
 
-
-def _version_tuple(text: str) -> tuple[int, int, int] | None:
-    try:
-        version = Version.parse(text)
-    except VersionError:
+        specifier = SpecifierSet("==" + wheel.group(1))
+    if not len(specifier):
         return None
-    return (version.major, version.minor, version.patch)
+    written: list[Pep440] = []
+    for spec in specifier:
+        try:
+            written.append(Pep440(spec.version.removesuffix(".*")))
+        except InvalidVersion:
+            continue
+    from vllm_lint.launch.schema import releases as known_releases
+
+    known = known_releases()
+    minors = set(known) | {(0, minor) for minor in range(known[0][1])} | {tuple((list(v.release) + [0])[:2]) for v in written}
+    releases = []
+    for major, minor in sorted(minors):
+        candidates = [f"{major}.{minor}.{patch}" for patch in range(0, 12)] + [
+            str(v) for v in written if tuple((list(v.release) + [0])[:2]) == (major, minor)
+        ]
+        if any(specifier.contains(candidate, prereleases=True) for candidate in candidates):
+            releases.append((major, minor))
+    if not releases:
+        return None
+    # Releases newer than the newest known stand in for it; with known ones admitted, they add nothing.
+    newer = [release for release in releases if release > known[-1]]
+    releases = [release for release in releases if release <= known[-1]] or newer[:1]
+    exact = None
+    for spec in specifier:
+        if spec.operator in ("==", "===") and not spec.version.endswith(".*"):
+            try:
+                exact = Pep440(spec.version)
+            except InvalidVersion:
+                continue
+    if exact is not None and len(releases) == 1:
+        version = Version(*(list(exact.release) + [0, 0])[:3])
+    else:
+        version = Version(*releases[-1])
+    return tuple(releases), version

@@ -8,7 +8,7 @@ one older than the first known release uses the oldest.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Minor releases whose sources the rules were read from, oldest first.
 KNOWN_RELEASES: tuple[tuple[int, int], ...] = (
@@ -36,6 +36,33 @@ class Version:
     major: int
     minor: int
     patch: int = 0
+    # The minor releases the project's pins admit (oldest first) when they admit several
+    # (``vllm>=0.10,<0.12``); the version itself is then the newest of them.  A finding that
+    # depends on the release holds only when every admitted release has it.
+    admitted: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
+    # Nothing pins the release: the newest known one stands in, and findings say so.
+    assumed: bool = field(default=False, compare=False, repr=False)
+
+    @classmethod
+    def admitting(cls, releases, assumed: bool = False) -> Version:
+        """The version that stands for a set of minor releases (its newest)."""
+        ordered = tuple(sorted(set(releases)))
+        if not ordered:
+            raise VersionError("no release admitted")
+        return cls(*ordered[-1], admitted=ordered if len(ordered) > 1 else (), assumed=assumed)
+
+    def candidates(self) -> tuple[Version, ...]:
+        """The releases a file may run on: each admitted release, or the version alone."""
+        if not self.admitted:
+            return (Version(self.major, self.minor, self.patch),)
+        return tuple(Version(major, minor) for major, minor in self.admitted)
+
+    @property
+    def releases_text(self) -> str:
+        """``0.31``, or the admitted releases: ``0.8-0.12``, ``0.8, 0.10``."""
+        if not self.admitted:
+            return f"{self.major}.{self.minor}"
+        return releases_text(self.admitted)
 
     @classmethod
     def parse(cls, text: str) -> Version:
@@ -60,6 +87,25 @@ class Version:
 
 
 NEWEST_VERSION = Version(*NEWEST)
+
+
+def releases_text(releases, known=None) -> str:
+    """Minor releases as runs of consecutive ones: ``0.8-0.12``, ``0.8, 0.10``, ``0.5, 0.8-0.9``.
+
+    ``known``: the release list consecutiveness is judged by (the argument schema's by default)."""
+    if known is None:
+        from vllm_lint.launch.schema import releases as schema_releases
+
+        known = schema_releases()
+    index = {release: position for position, release in enumerate(known)}
+    runs: list[list[tuple[int, int]]] = []
+    for release in sorted(set(releases)):
+        previous = runs[-1][-1] if runs else None
+        if previous is not None and previous in index and release in index and index[release] == index[previous] + 1:
+            runs[-1].append(release)
+        else:
+            runs.append([release])
+    return ", ".join("%d.%d" % run[0] if len(run) == 1 else "%d.%d-%d.%d" % (run[0] + run[-1]) for run in runs)
 
 
 @dataclass(frozen=True)

@@ -423,7 +423,7 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
         line=engine.anchor.line,
         end_line=engine.anchor.end_line or engine.anchor.line,
         kind=kind or engine.kind,
-        target_version=f"{version.major}.{version.minor}",
+        target_version=version.releases_text,
     )
     own_keywords = schema.keywords.get(engine.kind) if engine.source == "python" and schema.exact else None
     for name in names:

@@ -1,0 +1,113 @@
+"""Pins where projects write them: each linted file is checked against the releases its
+nearest pins admit (``testdata/pins``: one small project per shape, ``# expect:`` inline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fixtures import TESTDATA, expectations
+from vllm_lint.config import VersionResolver
+from vllm_lint.lint import file_kind, lint_file
+
+PINS = TESTDATA / "pins"
+LINTED = sorted(
+    path
+    for path in PINS.rglob("*")
+    if path.is_file() and (path.suffix in (".py", ".sh") or path.name.startswith("Dockerfile") or "templates" in path.parts)
+)
+
+
+def lint(path: Path, resolver: VersionResolver | None = None):
+    resolver = resolver or VersionResolver()
+    return lint_file(str(path), resolver.for_path, file_kind(str(path)))
+
+
+@pytest.mark.parametrize("path", LINTED, ids=[str(p.relative_to(PINS)) for p in LINTED])
+def test_pinned_fixture(path):
+    result = lint(path)
+    assert result.error is None, result.error
+    expected, _ = expectations(path.read_text(encoding="utf-8"))
+    messages = "\n".join(f"{f.span.line}: {f.text}" for f in result.findings)
+    assert {(f.span.line, f.code) for f in result.findings} == expected, messages
+
+
+def test_the_messages_name_every_admitted_release():
+    rollout = lint(PINS / "torch-variants" / "rollout.py").findings
+    assert [f.message for f in rollout] == [
+        "gpu_memory_utilisation is not an argument of LLM in vLLM 0.8, 0.10; did you mean gpu_memory_utilization?"
+    ]
+    extras = lint(PINS / "setup-extras" / "pkg" / "rollout.py").findings
+    assert extras[0].message == "enable_return_routed_experts_cache is not an argument of LLM in vLLM 0.8-0.12; remove it"
+
+
+@pytest.mark.parametrize(
+    "name, text, found",
+    [
+        ("pyproject.toml", '[tool.pdm.dev-dependencies]\ngpu = [\n  "vllm==0.10.1",\n]\n', ("vllm==0.10.1", 3, ((0, 10),))),
+        ("pyproject.toml", '[tool.uv.sources]\nvllm = { git = "https://github.com/vllm-project/vllm", tag = "v0.9.2" }\n', ("vllm==0.9.2", 2, ((0, 9),))),
+        ("pyproject.toml", '[tool.uv]\noverride-dependencies = ["vllm==0.11.0"]\n', ("vllm==0.11.0", 2, ((0, 11),))),
+        ("pyproject.toml", '[tool.poetry.group.gpu.dependencies]\nvllm = "0.10.2"\n', ("vllm==0.10.2", 2, ((0, 10),))),
+        ("Pipfile", '[packages]\nrequests = "*"\nvllm = "==0.9.1"\n', ("vllm==0.9.1", 3, ((0, 9),))),
+        ("Pipfile.lock", '{"default": {\n "vllm": {"hashes": [], "version": "==0.10.1.1"}}}', ("vllm==0.10.1.1", 2, ((0, 10),))),
+        ("poetry.lock", '[[package]]\nname = "vllm"\nversion = "0.11.0"\ndescription = ""\n', ("vllm==0.11.0", 3, ((0, 11),))),
+        ("pdm.lock", '[[package]]\nname = "vllm"\nversion = "0.8.5.post1"\n', ("vllm==0.8.5.post1", 3, ((0, 8),))),
+        ("setup.cfg", "[options]\ninstall_requires =\n    torch\n    vllm>=0.10,<0.12\n", ("vllm>=0.10,<0.12", 4, ((0, 10), (0, 11)))),
+        ("environment.yml", "dependencies:\n  - conda-forge::vllm=0.10\n", ("vllm==0.10.*", 2, ((0, 10),))),
+        ("requirements/gpu.txt", "vllm==0.9.2 --hash=sha256:abc\n", ("vllm==0.9.2", 1, ((0, 9),))),
+        ("constraints.txt", "vllm~=0.10.1  # the tested release\n", ("vllm~=0.10.1", 1, ((0, 10),))),
+        ("config.yaml", "requirements:\n- vllm==0.30.1rc1\n", ("vllm==0.30.1rc1", 2, ((0, 30),))),
+    ],
+)
+def test_pins_are_read_where_projects_write_them(tmp_path, name, text, found):
+    from vllm_lint.pins import pins_in
+
+    path = tmp_path / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text)
+    pins = pins_in(path.parent)
+    assert [(pin.requirement, pin.line, pin.releases) for pin in pins] == [found]
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("README.txt", "Install with\n\n    vllm==0.9.2\n"),  # prose, not requirements
+        ("notes.txt", "pip install vllm==0.9.2 for the old scheduler\n"),
+        ("requirements.txt", "vllm-ext==0.9.2\nvllm_router==0.1\nvllm\n"),  # other packages; no version
+        ("requirements.txt", "sglang[all]==0.4.6\nlmdeploy==0.7\n"),
+        ("config.yaml", "model: m\nvllm_args:\n  - vllm==0.9.2\n"),  # no requirements list
+        ("environment.yml", "dependencies:\n  - vllm\n"),
+        ("setup.py", 'DESCRIPTION = "Serve models on vllm"\n'),
+        ("uv.lock", '[[package]]\nname = "vllm-flash-attn"\nversion = "2.6.2"\n'),
+    ],
+)
+def test_look_alikes_pin_nothing(tmp_path, name, text):
+    from vllm_lint.pins import pins_in
+
+    (tmp_path / name).write_text(text)
+    assert pins_in(tmp_path) == []
+
+
+def test_a_lock_file_wins_over_the_ranges_beside_it():
+    from vllm_lint.config import VersionResolver
+
+    version, why = VersionResolver().for_path(str(PINS / "uv-lock" / "bench.py"))
+    assert (version.major, version.minor, version.admitted) == (0, 9, ())
+    assert why == f"vllm==0.9.2 at {PINS / 'uv-lock' / 'uv.lock'}:11"
+
+
+def test_pins_are_read_once_per_folder(tmp_path, monkeypatch):
+    import vllm_lint.pins as pins
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_text("vllm==0.9.2\n")
+    (tmp_path / "a").mkdir()
+    calls = []
+    original = pins.pins_in
+    monkeypatch.setattr(pins, "pins_in", lambda directory: calls.append(directory) or original(directory))
+    resolver = VersionResolver()
+    for name in ("x.py", "y.py", "z.sh"):
+        assert resolver.for_path(str(tmp_path / "a" / name))[0].minor == 9
+    assert calls == [(tmp_path / "a").resolve(), tmp_path.resolve()]
