@@ -111,3 +111,14 @@ def test_pins_are_read_once_per_folder(tmp_path, monkeypatch):
     for name in ("x.py", "y.py", "z.sh"):
         assert resolver.for_path(str(tmp_path / "a" / name))[0].minor == 9
     assert calls == [(tmp_path / "a").resolve(), tmp_path.resolve()]
+
+
+def test_explain_names_the_guard_and_the_releases_that_run_an_arm(capsys):
+    from vllm_lint.cli import main
+
+    path = PINS / "guards" / "engines.py"
+    main(["explain", f"{path}:17"])
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].endswith(": LLM (vLLM 0.13-0.15)"), out
+    pin = PINS / "guards" / "requirements.txt"
+    assert f"target version from vllm>=0.10,<0.16 at {pin}:1; the version guard at line 16 runs it on 0.13-0.15" in out

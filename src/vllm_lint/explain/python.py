@@ -21,6 +21,17 @@ from vllm_lint.facts import EngineFacts, Origin, Span
 from vllm_lint.versions import Version
 
 
+def _guarded(report, engine, version: Version, version_source: str) -> None:
+    """A construction in a version guard's arm: the releases that run it, and the guard."""
+    from vllm_lint.checker import reachable
+    from vllm_lint.versions import releases_text
+
+    runs = reachable(version.candidates(), engine.releases)
+    shown = releases_text([(release.major, release.minor) for release in runs]) if runs else "none of them"
+    report.target_version = shown
+    report.target_version_from = f"{version_source or 'the target version'}; the version guard at {engine.guard} runs it on {shown}"
+
+
 def python_reports(path: str, result, version: Version, where: Where, reported: set, version_source: str = "") -> list[EngineReport]:
     from vllm_lint.checker import check_facts
     from vllm_lint.python import project_modules
@@ -70,6 +81,8 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
         if engine.via:
             report.called_from = [explainer.step(step) for step in engine.via]
         report.findings = reported_codes(check_facts([engine], [], version), reported)
+        if engine.releases is not None:
+            _guarded(report, engine, version, version_source)
         for setting in report.settings.values():
             why.add_assignments(setting, where)
         for request in requests:

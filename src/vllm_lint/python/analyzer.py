@@ -43,6 +43,7 @@ from vllm_lint.python.state import (
     span_of,
 )
 from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
+from vllm_lint.python.guards import catches_type_error
 from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
@@ -134,6 +135,12 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self.module_scope = Scope("module", tree, None)
         self.state = State()
         self.scope = self.module_scope
+        # Version guards (``python.guards``): read on the first ``if`` or ``try``; the releases
+        # that can run the code being analysed (None: any), and whether a feature guard hides them.
+        self._guards = None
+        self._releases: frozenset | None = None
+        self._guard_line = 0
+        self._feature_guarded = False
 
     # ----------------------------------------------------------------- driver
 
@@ -177,12 +184,15 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             self.state.names[args.kwarg.arg] = DictObj({}, complete=False)
         copies_before = len(self._global_copies)
         self._stopped = False
+        saved_guard = self._guard_context()
+        self._releases, self._guard_line, self._feature_guarded = None, 0, False  # called from anywhere
         try:
             self._block(node.body)
         finally:
             scope.final = self.state
             self.scope, self.state = saved_scope, saved_state
             self._stopped = False
+            self._releases, self._guard_line, self._feature_guarded = saved_guard
         for name, original, copy_ in self._global_copies[copies_before:]:
             if to_fact_value(original) != to_fact_value(copy_) or _opened(original, copy_):
                 self.found_volatile.add(name)
@@ -404,6 +414,11 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._stopped = True
 
     def _stmt_If(self, node: ast.If) -> None:
+        guard = self._guard_of(node.test)
+        if guard is not None:
+            self._eval(node.test)
+            self._guarded_branches([(node.body, guard.true), (node.orelse, guard.false)], guard)
+            return
         condition = self._truth(self._eval(node.test))
         if condition is True:
             self._block(node.body)
@@ -426,6 +441,42 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             outcomes.append(start.fork())
         self._stopped = not outcomes
         self.state = self._join(outcomes) if outcomes else start
+
+    # ---------------------------------------------------------- version guards
+
+    def _guard_context(self) -> tuple:
+        return (self._releases, self._guard_line, self._feature_guarded)
+
+    def _guard_of(self, test: ast.AST):
+        if self._guards is None:
+            from vllm_lint.python.guards import Guards
+
+            self._guards = Guards(self.tree)
+        return self._guards.of(test) if self._guards.active else None
+
+    def _guarded_branches(self, arms: list, guard) -> None:
+        """``_branches`` where each arm runs only on the releases its guard admits; the code
+        after runs on the releases of the arms that reach it."""
+        from vllm_lint.python.guards import narrowed, widened
+
+        start, saved = self.state, self._guard_context()
+        outcomes, contexts = [], []
+        for body, releases in arms:
+            self.state = start.fork()
+            self._stopped = False
+            self._releases = narrowed(saved[0], releases)
+            self._guard_line = guard.line if releases is not None else saved[1]
+            self._feature_guarded = saved[2] or guard.feature
+            self._block(body)
+            if not self._stopped:
+                outcomes.append(self.state)
+                contexts.append(self._releases)
+        self._stopped = not outcomes
+        self.state = self._join(outcomes) if outcomes else start
+        self._releases, self._guard_line, self._feature_guarded = saved
+        if outcomes and len(contexts) < len(arms):  # an arm that returns or raises: the rest runs on the others'
+            self._releases = widened(contexts)
+            self._guard_line = guard.line
 
     def _stmt_Match(self, node: ast.AST) -> None:
         self._eval(node.subject)
@@ -504,7 +555,20 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
 
     def _stmt_Try(self, node: ast.Try) -> None:
         start = self.state.fork()
+        saved_guard = self._guard_context()
+        engines_before = len(self.engines)
         self._block(node.body)
+        handler_releases = None
+        if any(catches_type_error(handler) for handler in node.handlers):
+            # try: LLM(new=...) except TypeError: LLM(old=...): each construction runs only where it is accepted.
+            from vllm_lint.python.guards import accepting_releases, narrowed
+
+            accepted = accepting_releases(self.engines[engines_before:])
+            if accepted is not None:
+                for engine in self.engines[engines_before:]:
+                    engine.releases = narrowed(engine.releases, accepted[0])
+                    engine.guard = engine.guard or f"line {node.lineno}"
+                handler_releases = accepted[1]
         self._block(node.orelse)
         outcomes = [] if self._stopped else [self.state]
         touched = self.summary.touched_by_block(node)
@@ -516,7 +580,13 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             self._forget(touched)
             if handler.name:
                 self._bind(handler.name, UNKNOWN)
+            if handler_releases is not None and catches_type_error(handler):
+                from vllm_lint.python.guards import narrowed
+
+                self._releases = narrowed(saved_guard[0], handler_releases)
+                self._guard_line = node.lineno
             self._block(handler.body)
+            self._releases, self._guard_line, self._feature_guarded = saved_guard
             if not self._stopped:
                 outcomes.append(self.state)
         self._stopped = False

@@ -242,6 +242,12 @@ class EnginesMixin:
             built_at = (self._foreign_path, span_of(node))
         facts.built_at = built_at
         facts.call_depth = len(self._inline_stack)
+        if self._releases is not None:
+            facts.releases, facts.guard = self._releases, f"line {self._guard_line}"
+        if self._feature_guarded:  # a feature test whose releases are unknown: no argument is judged
+            from vllm_lint.checker import ARGUMENT_CODES
+
+            facts.suppressed = facts.suppressed | ARGUMENT_CODES
         if Trace.active and self._trace_calls:
             facts.via = tuple(reversed(self._trace_calls))
         for key, slot in slots.items():
