@@ -42,6 +42,17 @@ def render(name: str) -> str:
             "Launch commands running " + ", ".join(f"`python -m {m}`" for m in launchers["modules"])
             + ", with Hydra overrides (`key=value`, `+key=value`, `++key=value`, `~key`)."
         )
+    if launchers.get("engine_modules"):
+        out.append(
+            "Launch commands running " + ", ".join(f"`python -m {m}`" for m in launchers["engine_modules"])
+            + " build the same engines but do not send the config's requests: only the engine is checked."
+        )
+    if launchers.get("composes"):
+        markers = " or ".join(" and ".join(f"`{m}`" for m in group) for group in launchers["composes"])
+        out.append(
+            "With the framework's source in the linted tree or installed, `python -m` of any module whose "
+            f"source holds {markers} is an entry point too (the engine is checked)."
+        )
     if launchers.get("commands"):
         style = (
             " (`@ file.toml` merged left to right, `--section @ file.toml`, dotted kebab-case `--key value`, `--flag`, `--no-flag`)"

@@ -141,11 +141,15 @@ def _merged(pack: Pack, own: ConfigTree, path: str, kind: str, mount: str = "", 
     return tree, defaults_from
 
 
-def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, launch: bool) -> list[Finding]:
+def _check(pack: Pack, tree: ConfigTree, source, version, anchor_default: Span, launch: bool, sends_requests: bool = True) -> list[Finding]:
     from vllm_lint.checker import check_facts
     from vllm_lint.frameworks.report import decorate
 
     built = _built(pack, tree, anchor_default)
+    if built is not None and not sends_requests:
+        # An entry point that serves the engines (or samples with other parameters): the
+        # config's request settings are not what reaches them.
+        built.requests, built.request_decided = [], []
     if _explained is not None:
         _explained.append((pack, built, version))
     if built is None:
@@ -224,9 +228,11 @@ def _replay_entry(pack: Pack, tree: ConfigTree):
 # ------------------------------------------------------------- launches
 
 
-def _launch_pack(words) -> tuple[Pack, int] | None:
-    """The pack whose entry point the command runs, and the index of its first argument."""
+def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool] | None:
+    """The pack whose entry point the command runs, the index of its first argument, and whether
+    the entry point sends the config's requests (a training loop) or only builds the engines."""
     from vllm_lint.frameworks import packs
+    from vllm_lint.frameworks.entry_points import composes_config
 
     texts = [w.text for w in words]
     for name in packs.BUILTIN:
@@ -236,15 +242,19 @@ def _launch_pack(words) -> tuple[Pack, int] | None:
                 # ``$ROOT/examples/run_grpo.py``: a script known by the end of its path.
                 tail = words[index].suffix
                 if tail.startswith("/") and any(fnmatch.fnmatch(tail, "*/" + pattern) for pattern in pack.scripts):
-                    return pack, index + 1
+                    return pack, index + 1, True
                 continue
-            if text == "-m" and index + 1 < len(texts) and texts[index + 1] in pack.modules:
-                return pack, index + 2
+            if text == "-m" and index + 1 < len(texts) and texts[index + 1] is not None:
+                module = texts[index + 1]
+                if module in pack.modules:
+                    return pack, index + 2, True
+                if module in pack.launchers.get("engine_modules", []) or composes_config(pack, module, path):
+                    return pack, index + 2, False
             if any(fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(text, "*/" + pattern) for pattern in pack.scripts):
-                return pack, index + 1
+                return pack, index + 1, True
             # A console script: the command itself, or run through ``uv run``.
             if text in pack.launchers.get("commands", []) and (index == 0 or texts[max(0, index - 2):index] == ["uv", "run"]):
-                return pack, index + 1
+                return pack, index + 1, True
     return None
 
 
@@ -256,10 +266,10 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     ``source`` None means the words are not text a fix can edit (a Python argv list)."""
     from vllm_lint.frameworks.overrides import apply_overrides
 
-    found = _launch_pack(words)
+    found = _launch_pack(words, path)
     if found is None:
         return [], []
-    pack, first = found
+    pack, first, sends_requests = found
     if pack.launchers.get("style") == "pydantic-config":
         return _cli_launch(pack, words, first, source, path, version, span_of, fallback, version_source)
     options: dict[str, str | None] = {}
@@ -290,15 +300,20 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     _attribute_to_choices(tree, chosen_words, locate)
     apply_overrides(tree, rest, source, locate)
     resolve_interpolations(tree)
-    return _launch_checked(pack, tree, words[:first], locate, source, fallback, version, version_source, path, defaults_from)
+    return _launch_checked(
+        pack, tree, words[:first], locate, source, fallback, version, version_source, path, defaults_from, sends_requests
+    )
 
 
-def _launch_checked(pack: Pack, tree, entry_words, locate, source, fallback, version, version_source: str, path: str, defaults_from: str):
+def _launch_checked(
+    pack: Pack, tree, entry_words, locate, source, fallback, version, version_source: str, path: str, defaults_from: str,
+    sends_requests: bool = True,
+):
     """The findings of a launch's merged config, anchored at the command that runs the entry point."""
     anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in entry_words) if span is not None), None)
     anchor = anchor or fallback or Span(1, 0)
     target, pinned_by = _target(pack, version, version_source, path)
-    findings = _check(pack, tree, source, target, anchor, launch=True)
+    findings = _check(pack, tree, source, target, anchor, launch=True, sends_requests=sends_requests)
     reason = f"the command on line {anchor.line} runs its entry point" + (f"; target vLLM from {pinned_by}" if pinned_by else "")
     return findings, [Applied(pack.name, reason, defaults_from)]
 

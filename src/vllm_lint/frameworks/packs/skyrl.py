@@ -1,6 +1,8 @@
 """SkyRL: what ``generator.inference_engine`` forwards to vLLM, and every request's sampling.
 
 Read from NovaSky-AI/SkyRL (HEAD a956457, 2026-08-21):
+``skyrl/train/entrypoints/`` (``main_base``, ``main_generate``, ``serve``: each builds its
+config with ``SkyRLTrainConfig.from_cli_overrides(sys.argv[1:])``),
 ``skyrl/train/config/config.py`` (``InferenceEngineConfig``: ``backend="vllm"``,
 ``engine_init_kwargs`` set one by one on the engine arguments,
 ``speculative_config`` passed straight through; ``SamplingParams``:
@@ -21,7 +23,17 @@ PACK = {
     "distribution": "skyrl",
     "vllm_pins": {"0.3": {"fsdp": "==0.26.0", "megatron": "==0.26.0"}},
     "launchers": {
+        # The training entry point: its generator sends the config's sampling parameters.
         "modules": ["skyrl.train.entrypoints.main_base", "skyrl_train.entrypoints.main_base"],
+        # Entry points that build the same engines but serve them (``serve``) or sample with the
+        # evaluation parameters (``main_generate``), read from skyrl/train/entrypoints/ at a956457;
+        # when SkyRL's source is in the tree or installed, any module that composes the config is one.
+        "engine_modules": [
+            "skyrl.train.entrypoints.serve",
+            "skyrl.train.entrypoints.main_generate",
+            "skyrl_train.entrypoints.main_generate",
+        ],
+        "composes": [["SkyRLTrainConfig", ".from_cli_overrides("]],
         "scripts": [],
     },
     "backend": {"key": "generator.inference_engine.backend", "values": ["vllm"]},

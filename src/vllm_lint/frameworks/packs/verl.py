@@ -51,6 +51,14 @@ PACK = {
     "implicit_base": True,
     "launchers": {
         "modules": ["verl.trainer.main_ppo", "verl.trainer.main_generation", "recipe.dapo.main_dapo"],
+        # A standalone rollout server over the same config (verl/trainer/main_generation_server.py);
+        # with verl's source in the tree or installed, any module whose ``@hydra.main`` composes
+        # ppo_trainer or ppo_megatron_trainer is an entry point too.
+        "engine_modules": ["verl.trainer.main_generation_server"],
+        "composes": [
+            ["@hydra.main(", 'config_name="ppo_trainer"'],
+            ["@hydra.main(", 'config_name="ppo_megatron_trainer"'],
+        ],
         "scripts": [],
         "config_names": ["ppo_trainer", "ppo_megatron_trainer", "_generated_ppo_trainer"],
     },
