@@ -615,3 +615,42 @@ def test_columns_after_non_ascii_text_count_characters_in_every_output(tmp_path)
     text = (tmp_path / "deploy.yaml").read_text(encoding="utf-8").splitlines()[2]
     mask = text.index('"--return-sampling-mask"')
     assert [(f.span.line, f.span.col, f.code) for f in manifest.findings] == [(3, len(text[:mask].encode()), "VLM105")]
+
+
+@pytest.mark.parametrize(
+    "text, inside",
+    [
+        ("data:\n  t: |\n    {{- x }}\n    y\nkind: A\n", {2: 2, 3: 2}),
+        ("args:\n  - >-\n    vllm serve m\n\n    --a\n  - b\n", {2: 2, 3: 2, 4: 2}),
+        ("- name: c\n  command: |2-\n     x\n", {2: 2, 3: 2}),  # the blank line at the end too
+        ('a: "x |"\nb: echo |\nc: d\n', {}),  # quoted and plain scalars ending in `|`
+        ("s: |\n  x\n{{- end }}\n  y\nt: z\n", {1: 0, 2: 0, 3: 0}),  # a control line of the template
+        ("# k: |\n  x\n", {}),
+    ],
+)
+def test_block_scalar_lines(text, inside):
+    from vllm_lint.launch.yamlsrc import block_scalar_lines
+
+    assert block_scalar_lines(text.split("\n")) == inside
+
+
+def test_template_text_in_a_block_scalar_keeps_the_yaml_structure(tmp_path):
+    # The block's first line is a template expression: blanking it would make it a leading
+    # blank line indented deeper than the text and break the block.
+    text = (
+        "kind: ConfigMap\ndata:\n  chat.jinja: |\n    {{- bos_token }}\n    {%- for m in messages %}\n"
+        "        {{- 'Answer as {\"name\": n}. ' }}\n    {%- endfor %}\n---\n"
+        "kind: Pod\nspec:\n  containers:\n    - image: vllm/vllm-openai:v0.33.0\n      args: [m, --max-num-sequences, '8']\n"
+    )
+    assert found(lint_text(tmp_path, "chat.yaml", text)) == [(13, 17, "VLM301")]
+
+
+def test_a_helm_script_in_a_block_scalar_is_unknown_where_templated(tmp_path):
+    text = (
+        "spec:\n  containers:\n    - image: vllm/vllm-openai:v0.33.0\n      command: [sh, -c]\n      args:\n"
+        "        - |\n          {{- if .Values.debug }}\n          export VLLM_LOGGING_LEVEL=DEBUG\n          {{- end }}\n"
+        "          vllm serve {{ .Values.model }} --max-num-sequences 8\n"
+        "    - image: vllm/vllm-openai:v0.33.0\n      command: [sh, -c]\n      args:\n"
+        "        - |\n          vllm serve m --max-num-sequences 8\n"
+    )
+    assert found(lint_text(tmp_path, "templates/deployment.yaml", text)) == [(15, 24, "VLM301")]

@@ -34,7 +34,9 @@
   among other keys is neither: only options no release accepts are reported
   (VLM301, VLM302).
 * Helm templates: ``{{ ... }}`` is unknown text; list items inside
-  ``{{ if }}``/``{{ range }}`` may be absent.
+  ``{{ if }}``/``{{ range }}`` may be absent.  The text of a block scalar
+  (``key: |``: a chat template, a script) is never YAML structure: its
+  template expressions and control lines stay in place as unknown text.
 
 A container or service on a tagged vLLM image (``vllm/vllm-openai:v0.31.0``)
 is checked against that release, unless the target version was set.

@@ -197,13 +197,66 @@ def _control_kind(action: re.Match | None, opens: frozenset, closes, elses: tupl
     return "else" if word in elses else "emit"
 
 
+# A line that opens a block scalar: ``key: |``, ``- >-``, ``"key": &anchor |2`` (a comment may follow).
+_BLOCK_OPENER = re.compile(
+    r"""^(?P<indent>[ \t]*)(?P<dashes>(?:-[ \t]+)*)"""
+    r"""(?P<key>(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s#'"{\[\]][^#]*?)[ \t]*:[ \t]+)?"""
+    r"""(?:[&!][^ \t]*[ \t]+)*[|>][1-9+-]{0,2}[ \t]*(?:#.*)?$"""
+)
+
+
+def block_scalar_lines(lines: list[str]) -> dict[int, int]:
+    """The lines (0-based) that are the text of a block scalar, each with the column its
+    text must be indented beyond: the lines after ``key: |`` that are blank or indented
+    more than the key (more than the dash of ``- |``).  Read line by line, so it works on
+    a template that is not YAML yet."""
+    inside: dict[int, int] = {}
+    parent = -1  # the column block text must pass; -1: not in a block scalar
+    for index, line in enumerate(lines):
+        body = line.lstrip(" \t")
+        if parent >= 0:
+            indent = len(line) - len(body)
+            if not body or indent > parent:
+                inside[index] = parent
+                continue
+            if _CONTROL_LINE.match(line) or _JINJA_LINE.match(line):
+                inside[index] = parent  # a template's control line at any indentation: rendered away
+                continue
+            parent = -1
+        if not body or body.startswith("#") or body[-1] not in "|>+-0123456789" and "#" not in body:
+            continue
+        opener = _BLOCK_OPENER.match(line)
+        if opener is None:
+            continue
+        column = len(opener.group("indent"))
+        dashes = opener.group("dashes")
+        if opener.group("key"):
+            parent = column + len(dashes)
+        elif dashes:
+            parent = column + dashes.rstrip(" \t").rfind("-")
+        else:
+            parent = column  # `|` alone on its line, after `key:`
+    return inside
+
+
 def strip_templates(text: str, jinja: bool = False) -> tuple[str, Templates]:
     """Helm's ``{{ ... }}`` (and, with ``jinja``, Jinja's ``{% ... %}``/``{# ... #}``) made
-    unknown text; control lines become blank and are kept in ``templates``."""
+    unknown text; control lines become blank and are kept in ``templates``.
+
+    The text of a block scalar (``key: |``: a chat template, a script) is text, not YAML
+    structure: its control lines are not removed, and its expressions become unknown
+    characters in place, so the block keeps its lines and its indentation.  (A control
+    line indented no deeper than the block's key is the template's, not the block's.)"""
     templates = Templates()
     out_lines = []
-    for number, line in enumerate(text.split("\n"), start=1):
+    lines = text.split("\n")
+    blocks = block_scalar_lines(lines) if "|" in text or ">" in text else {}
+    for number, line in enumerate(lines, start=1):
         kind = None
+        parent = blocks.get(number - 1)
+        if parent is not None and len(line) - len(line.lstrip(" \t")) > parent:
+            out_lines.append(line)
+            continue
         if jinja and ("{%" in line or "{#" in line) and _JINJA_LINE.match(line):
             kind = _control_kind(_JINJA_ACTION.search(line), _JINJA_OPEN, _jinja_closes, ("else", "elif"))
         elif "{{" in line and _CONTROL_LINE.match(line):
