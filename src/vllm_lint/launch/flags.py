@@ -233,6 +233,7 @@ def interpret(
 
     items = [(word, _normalise(word.text) if (word.text is not None and dialect.flexible) else word.text) for word in args]
     if dialect.flexible:
+        items = _optimization_shorthand(items, version)
         items = _dotted(items, parsed)
 
     state = _State(parsed, table, origin_of, version if dialect.serve_options else None)
@@ -245,6 +246,26 @@ def interpret(
         state.unknown(name)
     parsed.words = [word for word, _ in items]
     return parsed
+
+
+def _optimization_shorthand(items: list[tuple[Word, str | None]], version: Version) -> list[tuple[Word, str | None]]:
+    """``-O3``, ``-O=3``, ``-Odecode``: ``--optimization-level VALUE`` where the release has that
+    option (FlexibleArgumentParser rewrites them, 0.12 on); before, argparse reads them as the
+    ``-O`` option with its value attached.  (``-O.key`` is a dotted option.)"""
+    from vllm_lint.launch.schema import schema_for
+
+    if not any(text is not None and text.startswith("-O") for _word, text in items):
+        return items
+    level = schema_for(version).has_option("--optimization-level")
+    result = []
+    for index, (word, text) in enumerate(items):
+        if text is not None and text.startswith("-O") and text != "-O" and text[2] != ".":
+            value = text[3:] if text[2] == "=" else text[2:]
+            text = ("--optimization-level=" if level else "-O=") + value
+        elif level and text == "-O" and index + 1 < len(items) and items[index + 1][1] in ("0", "1", "2", "3"):
+            text = "--optimization-level"
+        result.append((word, text))
+    return result
 
 
 def _pull_config(args: list[Word], dialect: Dialect, load_config) -> list[Word]:
