@@ -654,3 +654,28 @@ def test_a_helm_script_in_a_block_scalar_is_unknown_where_templated(tmp_path):
         "        - |\n          vllm serve m --max-num-sequences 8\n"
     )
     assert found(lint_text(tmp_path, "templates/deployment.yaml", text)) == [(15, 24, "VLM301")]
+
+
+def test_a_sh_c_script_in_a_folded_block_is_read_where_written(tmp_path):
+    text = (
+        "spec:\n  containers:\n    - image: vllm/vllm-openai:v0.31.0\n      command:\n        - /bin/sh\n        - -c\n"
+        "        - >-\n          pip install hf_transfer &&\n          vllm serve Qwen/Qwen3-8B\n"
+        "          --num-scheduler-steps 8\n          --port 8000\n"
+    )
+    assert found(lint_text(tmp_path, "deploy.yaml", text, Version(0, 34))) == [(10, 11, "VLM301")]
+
+
+def test_a_kubeai_model_without_an_image_is_checked_against_the_files_release(tmp_path):
+    text = (
+        "apiVersion: kubeai.org/v1\nkind: Model\nmetadata:\n  name: m\nspec:\n  url: s3://bucket/m\n  engine: VLLM\n"
+        "  adapters:\n    - name: a\n      url: hf://org/a\n  args:\n    - --num-scheduler-steps=8\n"
+    )
+    assert found(lint_text(tmp_path, "model.yaml", text, Version(0, 9))) == []
+    assert found(lint_text(tmp_path, "model.yaml", text, Version(0, 34))) == [(12, 7, "VLM301")]
+
+
+def test_a_script_key_of_a_container_is_the_containers(tmp_path):
+    # `command` of a container is its exec-form entrypoint, not a script of its own.
+    text = "spec:\n  containers:\n    - image: busybox\n      command: [vllm, serve, m, --num-scheduler-steps, '8']\n"
+    result = lint_text(tmp_path, "pod.yaml", text, Version(0, 34))
+    assert [f.span.line for f in result.findings] == [4]

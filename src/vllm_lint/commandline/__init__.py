@@ -28,12 +28,15 @@ _RELEVANT = re.compile(rb"sampling.mask|trace.replay|batch.sharded.sampling")
 _LAUNCHER = re.compile(rb"vllm|dynamo|python")
 _VLLM = re.compile(rb"vllm|dynamo")
 _SERVER = re.compile(rb"serve|api_server|vllm-openai")  # the vLLM image runs `vllm serve`
+_KUBEAI_VLLM = re.compile(rb"engine:[ \t]*[\"']?VLLM\b")  # a KubeAI Model served by vLLM
 
 
 def may_have_findings(data: bytes, kind: str) -> bool:
     """A cheap test on the raw bytes, before any parsing."""
     if kind == "yaml":
         if _RELEVANT.search(data) is not None or (_VLLM.search(data) is not None and _SERVER.search(data) is not None):
+            return True
+        if _KUBEAI_VLLM.search(data) is not None:
             return True
         from vllm_lint.launch.configfile import may_be_config_bytes
 

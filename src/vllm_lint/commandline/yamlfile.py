@@ -19,7 +19,13 @@
   interpolation is unknown.
 * CI and launcher scripts: string values of ``run`` (GitHub Actions,
   SkyPilot), ``script``/``before_script``/``after_script`` (GitLab),
-  ``commands``/``cmds`` are shell scripts.
+  ``commands``/``cmds`` are shell scripts; so is the string of any other key
+  named for a command (ending in ``command``, ``cmd`` or ``script``: Truss's
+  ``docker_server.start_command``, a scenario's ``customCommand``), outside a
+  container.  A script runs in the vLLM image its mapping or one above names
+  (``image``, Truss ``base_image.image``, SkyPilot ``image_id: docker:...``).
+* KubeAI ``Model`` resources with ``engine: VLLM``: the operator's command
+  (``kubeai_model``) in ``spec.image``.
 * A vLLM ``--config`` file.  A YAML file is one when (a) a vLLM launch of
   the project names it (``vllm serve ... --config serve.yaml`` in a script,
   manifest, Dockerfile or argv list; ``launch.project.config_launches``): it
@@ -64,7 +70,10 @@ from vllm_lint.launch.yamlsrc import (
 )
 
 SCRIPT_KEYS = frozenset({"run", "script", "before_script", "after_script", "commands", "cmds"})
-ENV_KEYS = frozenset({"env", "envs", "environment", "variables"})
+# Other keys a program runs as shell: a serving template's `start_command` (Truss
+# `docker_server`), a benchmark scenario's `customCommand`, `build_commands`, `setup_script`.
+_SCRIPT_SUFFIXES = ("command", "commands", "cmd", "cmds", "script", "scripts")
+ENV_KEYS = frozenset({"env", "envs", "environment", "variables", "environment_variables"})
 CONFIG_MARKERS = frozenset(
     {
         "--return-sampling-mask",
@@ -241,23 +250,29 @@ class _Reader:
     def walk(self, node, env_above: bool) -> None:
         import yaml
 
-        stack = [(node, env_above)]
+        # Each node with the environment above it (open or not) and the vLLM image its scripts run in.
+        stack = [(node, env_above, None)]
         while stack:
-            current, above = stack.pop()
+            current, above, image = stack.pop()
             if isinstance(current, yaml.MappingNode):
                 keys = _keys(current)
                 has_env = bool(keys & ENV_KEYS)
-                if "image" in keys and keys & {"command", "args", "arguments"}:
+                container = "image" in keys and bool(keys & {"command", "args", "arguments"})
+                if container:
                     self.container(current)
+                elif _kubeai_model(current):
+                    self.kubeai_model(current)
+                    continue
+                image = _image_of(current) or image
                 for key_node, value_node in current.value:
                     key = _scalar(key_node)
-                    if key in SCRIPT_KEYS:
-                        self.scripts(current, value_node, above)
+                    if key in SCRIPT_KEYS or (not container and _script_key(key, value_node)):
+                        self.scripts(current, value_node, above or has_env, image)
                     elif isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)):
-                        stack.append((value_node, above or has_env))
+                        stack.append((value_node, above or has_env, image))
             elif isinstance(current, yaml.SequenceNode):
                 for item in current.value:
-                    stack.append((item, above))
+                    stack.append((item, above, image))
 
     # ---------------------------------------------------------------- words
 
@@ -465,7 +480,7 @@ class _Reader:
 
     # ---------------------------------------------------------------- scripts
 
-    def scripts(self, owner, value_node, env_above: bool) -> None:
+    def scripts(self, owner, value_node, env_above: bool, image: str | None = None) -> None:
         import yaml
 
         env: dict[str, object] = {}
@@ -484,10 +499,113 @@ class _Reader:
             else:
                 env_open = True
         nodes = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-        for node in nodes:
-            if isinstance(node, yaml.ScalarNode) and PLACEHOLDER not in node.value:
-                offs = scalar_offsets(self.ctx.source.text, node)
-                self.ctx.shell_script(node.value, offs, node.start_mark.index, env, env_open, multiline=node.style == "|")
+        self.ctx.image = image
+        try:
+            for node in nodes:
+                if isinstance(node, yaml.ScalarNode) and PLACEHOLDER not in node.value:
+                    offs = scalar_offsets(self.ctx.source.text, node)
+                    self.ctx.shell_script(node.value, offs, node.start_mark.index, env, env_open, multiline=node.style == "|")
+        finally:
+            self.ctx.image = None
+
+    # ---------------------------------------------------------------- KubeAI
+
+    def kubeai_model(self, node) -> None:
+        """A KubeAI ``Model`` with ``engine: VLLM``: the operator starts
+        ``python3 -m vllm.entrypoints.openai.api_server --model=REF --served-model-name=NAME``
+        (``--load-format=runai_streamer`` for an ``s3://`` url), then ``spec.args``, then
+        ``--enable-lora`` when the model has adapters, with ``spec.env`` as the environment,
+        in ``spec.image`` (else the image the operator is configured with)."""
+        import yaml
+
+        spec = _get(node, "spec")
+        engine = _get(spec, "engine")
+        name = _scalar(_get(_get(node, "metadata"), "name"))
+        url = _scalar(_get(spec, "url")) or ""
+        args = _get(spec, "args")
+        anchor = Word(engine.value, engine.start_mark.index, engine.end_mark.index, style=NONE)
+        words = [synthetic(text, anchor) for text in ("python3", "-m", "vllm.entrypoints.openai.api_server")]
+        scheme, _sep, rest = url.partition("://")
+        if _get(spec, "cacheProfile") is not None or PLACEHOLDER in url or not rest:
+            model = None  # a cache directory the operator chooses
+        elif scheme == "pvc":
+            model = "/model"
+        elif scheme in ("s3", "gs", "oss"):
+            model = url
+        else:
+            model = rest
+        words.append(synthetic("--model=" + model, anchor) if model is not None else Word(None, anchor.start, anchor.end, prefix="--model=", style=NONE))
+        if name is not None and PLACEHOLDER not in name:
+            words.append(synthetic("--served-model-name=" + name, anchor))
+        else:
+            words.append(Word(None, anchor.start, anchor.end, prefix="--served-model-name=", style=NONE))
+        if scheme == "s3" and _get(spec, "cacheProfile") is None:
+            words.append(synthetic("--load-format=runai_streamer", anchor))
+        if args is not None:
+            arg_words = self.words_of(args)
+            if arg_words is None:
+                return
+            words.extend(arg_words)
+        env: dict[str, object] = {}
+        env_open = _get(spec, "envFrom") is not None
+        if _get(spec, "adapters") is not None:
+            words.append(synthetic("--enable-lora", anchor))
+            env["VLLM_ALLOW_RUNTIME_LORA_UPDATING"] = "True"
+        entries = _get(spec, "env")
+        if isinstance(entries, yaml.MappingNode):
+            for key_node, value_node in entries.value:
+                key, value = _scalar(key_node), _scalar(value_node)
+                if key is None or PLACEHOLDER in key:
+                    env_open = True
+                else:
+                    env[key] = value if value is not None and PLACEHOLDER not in value else UNKNOWN
+        elif entries is not None:
+            env_open = True
+        image = _scalar(_get(spec, "image"))
+        self._launch_in(image if image is not None and _vllm_image(image) else None, words, env, env_open, node)
+
+
+def _script_key(key: str | None, value_node) -> bool:
+    """A key whose string (or list of strings, for a plural name) a program runs as shell:
+    its name ends in command, cmd or script (``start_command``, ``customCommand``)."""
+    import yaml
+
+    if key is None:
+        return False
+    name = key.lower().replace("_", "").replace("-", "")
+    if not name.endswith(_SCRIPT_SUFFIXES):
+        return False
+    if isinstance(value_node, yaml.ScalarNode):
+        return value_node.tag == "tag:yaml.org,2002:str"
+    return isinstance(value_node, yaml.SequenceNode) and name.endswith("s")
+
+
+def _image_of(node) -> str | None:
+    """The vLLM image a mapping's scripts run in: its ``image`` (dstack, SkyPilot's
+    ``image_id: docker:...``) or ``base_image.image`` (Truss); None for another image."""
+    import yaml
+
+    base = _get(node, "base_image")
+    candidates = [_get(node, "image"), _get(base, "image") if isinstance(base, yaml.MappingNode) else base]
+    image_id = _scalar(_get(node, "image_id"))
+    for candidate in candidates:
+        text = _scalar(candidate)
+        if text is not None and _vllm_image(text) and PLACEHOLDER not in text:
+            return text.strip()
+    if image_id is not None and image_id.startswith("docker:") and _vllm_image(image_id[7:]):
+        return image_id[7:].strip()
+    return None
+
+
+def _kubeai_model(node) -> bool:
+    """A KubeAI ``Model`` resource served by vLLM (``spec.engine: VLLM``)."""
+    api = _scalar(_get(node, "apiVersion"))
+    return (
+        api is not None
+        and api.startswith("kubeai.org/")
+        and _scalar(_get(node, "kind")) == "Model"
+        and _scalar(_get(_get(node, "spec"), "engine")) == "VLLM"
+    )
 
 
 def _apply_event(kind: str, depth: int, words: list[Word]) -> int:
