@@ -679,3 +679,23 @@ def test_a_script_key_of_a_container_is_the_containers(tmp_path):
     text = "spec:\n  containers:\n    - image: busybox\n      command: [vllm, serve, m, --num-scheduler-steps, '8']\n"
     result = lint_text(tmp_path, "pod.yaml", text, Version(0, 34))
     assert [f.span.line for f in result.findings] == [4]
+
+
+def test_a_flat_file_is_a_vllm_config_only_when_nothing_says_it_is_another_programs(tmp_path):
+    project = tmp_path / "fleet"
+    (project / "conf").mkdir(parents=True)
+    (project / "pyproject.toml").write_text("[project]\nname = 'fleet'\n")
+    settings = "max-model-len: 8192\ngpu-memory-utilization: 0.9\nnum-scheduler-steps: 8\n"
+    (project / "conf" / "serving.yaml").write_text(settings)
+    (project / "conf" / "worker.yaml").write_text(settings + "vllm-release: 0.31.0\n")
+    version = lambda _path: (Version(0, 34), "test")  # noqa: E731
+    assert [f.span.line for f in lint_file(str(project / "conf" / "serving.yaml"), version).findings] == [3]
+    assert lint_file(str(project / "conf" / "worker.yaml"), version).findings == []  # a key no release has
+    # A program of the project opens it: its own settings.
+    (project / "agent.py").write_text("import yaml\nparams = yaml.safe_load(open('conf/serving.yaml'))\n")
+    from vllm_lint.launch import project as project_module
+
+    project_module._references.clear()
+    assert lint_file(str(project / "conf" / "serving.yaml"), version).findings == []
+    project_module._references.clear()
+    # (A file a vLLM launch passes is a vLLM config whatever else names it: configfiles/launched/argv-args.yaml.)

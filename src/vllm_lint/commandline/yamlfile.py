@@ -32,7 +32,8 @@
   is read with the rest of the command line unknown, against the release of
   the launch's image tag; or (b) its structure says so
   (``launch.configfile.standalone_config``): a flat mapping whose keys are
-  (almost) all options of some release, one of them vLLM's own.  Every key is
+  all options of some release, one of them vLLM's own, that no Python code of
+  the project names (a program that names it may read it as its own settings).  Every key is
   then checked against the argument schema (VLM301/303/304).  When every key
   is an option of the target release and no file of the project names it, it
   is read as ``vllm serve MODEL --config FILE`` reads it (the replay rules
@@ -189,18 +190,19 @@ class _Reader:
           manifest, Dockerfile or argv list): the launch decides; its image tag, when every
           launch agrees on one, is the release (unless the target version was set).  The rest
           of the command line is the launch's, unknown here.
-        * Its structure says so (``configfile.standalone_config``): read as
+        * Its structure says so (``configfile.standalone_config``) and no Python code of the
+          project names it (``project.read_by_program``): read as
           ``vllm serve MODEL --config FILE`` when every key is an option of the target release
           and no file names it, else with the rest of the command line unknown.
         * A replay setting among other keys: only options no release has are reported.
         """
-        from vllm_lint.launch.configfile import config_like, flat_mapping
-        from vllm_lint.launch.project import config_launches
+        from vllm_lint.launch.configfile import config_like, flat_mapping, only_options
+        from vllm_lint.launch.project import config_launches, read_by_program
 
         templated = bool(self.templates.lines) or PLACEHOLDER in self.ctx.source.text
         markers = self._is_vllm_config(root)
         flat = None if templated else flat_mapping(root)
-        standalone = flat is not None and config_like(flat)
+        standalone = flat is not None and config_like(flat) and only_options(flat)
         plain = self.ctx.path not in ("-", "stdin", "<stdin>")
         # Only a file shaped like a config may be one a launch names (the search reads the project).
         if plain and (markers or flat is not None):
@@ -213,7 +215,8 @@ class _Reader:
                     version = Version.parse(release)
                 self.ctx.add_config_document(root, whole=False, schema=True, version=version)
                 return True
-        if standalone:
+        if standalone and not (plain and read_by_program(self.ctx.path)):
+            # A program of the project that names the file may read it as its own settings.
             self.ctx.add_config_document(root, whole=self._is_serve_config(root), schema=True)
             return True
         if markers:

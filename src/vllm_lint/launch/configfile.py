@@ -194,8 +194,9 @@ def key_census(keys) -> tuple[int, int, int]:
 
 
 def config_like(keys) -> bool:
-    """Keys that make a flat mapping a vLLM config: at least two; (almost) all of them options of
-    some release (at most one other per four options); at least one that is vLLM's own, not
+    """Keys that may make a flat mapping a vLLM config (a cheap test, before ``only_options``): at
+    least two; (almost) all of them options of some release (at most one other per four options,
+    a launched file's typo); at least one that is vLLM's own, not
     one of the names other programs share (``GENERIC_KEYS``)."""
     keys = list(keys)
     known, unknown, distinctive = key_census(keys)
@@ -210,9 +211,16 @@ def may_be_config_bytes(data: bytes) -> bool:
 
 def standalone_config(root) -> bool:
     """A YAML document that is a vLLM config file by its structure alone: ``flat_mapping``,
-    with keys that are ``config_like``."""
+    with keys that are ``config_like`` and every one an option of some release."""
     keys = flat_mapping(root)
-    return keys is not None and config_like(keys)
+    return keys is not None and config_like(keys) and only_options(keys)
+
+
+def only_options(keys) -> bool:
+    """Every key is an option of some release: a key that is none says the file is another
+    program's (a worker's ``vllm-release:`` beside ``max-model-len:``), unless a vLLM launch
+    passes it with ``--config``."""
+    return key_census(keys)[1] == 0
 
 
 def flat_mapping(root) -> list[str] | None:

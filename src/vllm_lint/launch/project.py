@@ -159,10 +159,29 @@ def named_elsewhere(path: str) -> bool:
     return any(other != full for other in references.get(os.path.basename(full).encode(), ()))
 
 
+# Programs of a project: code that may open a YAML file it names.
+_PROGRAM_SUFFIXES = (".py", ".ipynb")
+
+
+def read_by_program(path: str) -> list[str]:
+    """The project's programs (Python code) that name this file: they may read it as their own
+    settings (a worker that turns ``model.yaml`` into environment variables).  A vLLM launch
+    that names it is found first (``config_launches``)."""
+    full = os.path.normpath(os.path.abspath(path))
+    root = project_root(full)
+    if root is None:
+        return []
+    references = config_references(root)
+    if not references:
+        return []
+    name = os.path.basename(full).encode()
+    return sorted(other for other in references.get(name, ()) if other != full and other.endswith(_PROGRAM_SUFFIXES))
+
+
 # `--config PATH`, `--config=PATH`, `"--config", "PATH"`, a YAML list's `- --config` / `- PATH`.
 _CONFIG_OPTION = rb"--config(?:=|(?:[\"',\s\\]|-[ \t])+)[\"']?([^\s\"',\]\\]*%s)(?=[\s\"',\]\\]|$)"
-# A vLLM server launch: `vllm serve`, `"vllm", "serve"`, the API server module, the vLLM image, Dynamo's worker.
-_VLLM_LAUNCH = re.compile(rb"\bvllm[\"',\s]+serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai|dynamo\.vllm")
+# A vLLM server launch: `vllm serve`, `"vllm", "serve"` (comments between argv items too), the API server module, the vLLM image, Dynamo's worker.
+_VLLM_LAUNCH = re.compile(rb"\bvllm[\"',\s]+(?:#[^\n]*\n[\"',\s]*)*serve\b|vllm\.entrypoints\.openai\.api_server|vllm/vllm-openai|dynamo\.vllm")
 _DOCKER_VLLM_BASE = re.compile(rb"^\s*FROM\s+(?:--\S+\s+)*\S*vllm/vllm-openai\S*", re.M | re.I)
 _DOCKER_RUN = re.compile(rb"^\s*(?:CMD|ENTRYPOINT)\b", re.I)
 _IMAGE_TAG = re.compile(rb"vllm/vllm-openai:v?(\d+\.\d+)(?:\.\d+)?\b")
