@@ -665,13 +665,18 @@ def test_a_sh_c_script_in_a_folded_block_is_read_where_written(tmp_path):
     assert found(lint_text(tmp_path, "deploy.yaml", text, Version(0, 34))) == [(10, 11, "VLM301")]
 
 
-def test_a_kubeai_model_without_an_image_is_checked_against_the_files_release(tmp_path):
+def test_a_kubeai_model_without_an_image_reports_only_what_no_release_accepts(tmp_path):
+    # The operator's image runs it: its release is not the file's to say, whatever the target.
     text = (
         "apiVersion: kubeai.org/v1\nkind: Model\nmetadata:\n  name: m\nspec:\n  url: s3://bucket/m\n  engine: VLLM\n"
-        "  adapters:\n    - name: a\n      url: hf://org/a\n  args:\n    - --num-scheduler-steps=8\n"
+        "  adapters:\n    - name: a\n      url: hf://org/a\n  args:\n    - --num-scheduler-steps=8\n    - --max-num-sequences=8\n"
     )
-    assert found(lint_text(tmp_path, "model.yaml", text, Version(0, 9))) == []
-    assert found(lint_text(tmp_path, "model.yaml", text, Version(0, 34))) == [(12, 7, "VLM301")]
+    for version in (Version(0, 9), Version(0, 34)):
+        result = lint_text(tmp_path, "model.yaml", text, version)
+        assert found(result) == [(13, 7, "VLM301")]
+        assert "any known vLLM release" in result.findings[0].message
+    with_image = text.replace("  engine: VLLM\n", "  engine: VLLM\n  image: vllm/vllm-openai:v0.31.0\n")
+    assert [f.span.line for f in lint_text(tmp_path, "model.yaml", with_image).findings] == [13, 14]
 
 
 def test_a_script_key_of_a_container_is_the_containers(tmp_path):

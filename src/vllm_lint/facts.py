@@ -224,6 +224,9 @@ class EngineFacts:
     # The server runs in an image that is not vLLM's own (``vllm/vllm-omni``, a platform's
     # build): plugins installed there may add options, so one no release has is unknown.
     extended_parser: bool = False
+    # The file does not say which release runs the server (a KubeAI Model without an image
+    # runs the operator's): only what no known release accepts is reported.
+    release_unknown: bool = False
     # ``vllm-lint explain`` only: the calls whose code built it, innermost first (``Step``).
     via: tuple = ()
     # Built in an arm of a version or feature guard: the (major, minor) releases that can run

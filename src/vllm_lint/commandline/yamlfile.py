@@ -518,7 +518,8 @@ class _Reader:
         ``python3 -m vllm.entrypoints.openai.api_server --model=REF --served-model-name=NAME``
         (``--load-format=runai_streamer`` for an ``s3://`` url), then ``spec.args``, then
         ``--enable-lora`` when the model has adapters, with ``spec.env`` as the environment,
-        in ``spec.image`` (else the image the operator is configured with)."""
+        in ``spec.image``; without one, in the image the operator is configured with: when no
+        image tag names the release, only options no known release has are reported."""
         import yaml
 
         spec = _get(node, "spec")
@@ -565,7 +566,14 @@ class _Reader:
         elif entries is not None:
             env_open = True
         image = _scalar(_get(spec, "image"))
-        self._launch_in(image if image is not None and _vllm_image(image) else None, words, env, env_open, node)
+        from vllm_lint.launch.launchers import image_release
+
+        before = len(self.ctx.records)
+        self._launch_in(image, words, env, env_open, node)
+        if image is None or image_release(image) is None:
+            # The operator's configured image (or an image that names no release) runs it.
+            for record in self.ctx.records[before:]:
+                record.facts.release_unknown = True
 
 
 def _script_key(key: str | None, value_node) -> bool:

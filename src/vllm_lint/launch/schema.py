@@ -102,6 +102,16 @@ def schema_for(version: Version) -> ReleaseSchema:
     return ReleaseSchema(key, False, newest.options, newest.keywords, newest.choices, newest.bounds)
 
 
+def release_for(facts, version: Version) -> ReleaseSchema:
+    """The schema an engine's arguments are checked against: its release's, or, when the file
+    does not say which release runs it (``facts.release_unknown``), the newest marked not
+    exact, so only what no known release accepts is reported."""
+    release = schema_for(version)
+    if getattr(facts, "release_unknown", False) and release.exact:
+        return ReleaseSchema(release.release, False, release.options, release.keywords, release.choices, release.bounds)
+    return release
+
+
 def option_releases(option: str) -> list[tuple[int, int]]:
     """The known releases that define an option string."""
     raw = _data()["options"].get(option)

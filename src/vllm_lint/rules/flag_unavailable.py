@@ -88,7 +88,7 @@ REPLAY_FLAGS = {"return_sampling_mask": (0, 28), "enable_trace_replay": (0, 29),
 
 
 def check(facts, version):
-    release = schema.schema_for(version)
+    release = schema.release_for(facts, version)
     if facts.source == "command-line":
         if facts.options is not None:
             yield from _options(facts, release)

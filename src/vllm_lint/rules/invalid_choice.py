@@ -39,7 +39,7 @@ from vllm_lint.versions import ALL_VERSIONS
 
 
 def check(facts, version):
-    release = schema.schema_for(version)
+    release = schema.release_for(facts, version)
     if not release.exact:
         return
     if facts.source == "command-line":

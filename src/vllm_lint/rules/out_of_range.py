@@ -38,7 +38,7 @@ WORDS = {"ge": "greater than or equal to", "gt": "greater than", "le": "less tha
 
 
 def check(facts, version):
-    release = schema.schema_for(version)
+    release = schema.release_for(facts, version)
     if not release.exact:
         return
     if facts.source == "command-line":
