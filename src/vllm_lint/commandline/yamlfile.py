@@ -75,6 +75,7 @@ SCRIPT_KEYS = frozenset({"run", "script", "before_script", "after_script", "comm
 # `docker_server`), a benchmark scenario's `customCommand`, `build_commands`, `setup_script`.
 _SCRIPT_SUFFIXES = ("command", "commands", "cmd", "cmds", "script", "scripts")
 ENV_KEYS = frozenset({"env", "envs", "environment", "variables", "environment_variables"})
+_IMAGE_KEYS = frozenset({"image", "base_image", "image_id"})  # where a script's image is named
 CONFIG_MARKERS = frozenset(
     {
         "--return-sampling-mask",
@@ -263,10 +264,11 @@ class _Reader:
                 container = "image" in keys and bool(keys & {"command", "args", "arguments"})
                 if container:
                     self.container(current)
-                elif _kubeai_model(current):
+                elif "apiVersion" in keys and "spec" in keys and _kubeai_model(current):
                     self.kubeai_model(current)
                     continue
-                image = _image_of(current) or image
+                if keys & _IMAGE_KEYS:
+                    image = _image_of(current) or image
                 for key_node, value_node in current.value:
                     key = _scalar(key_node)
                     if key in SCRIPT_KEYS or (not container and _script_key(key, value_node)):
