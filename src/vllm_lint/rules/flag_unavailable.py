@@ -72,8 +72,10 @@ declares arguments that a vLLM fork or plugin adds: they are never reported.
 
 ## Versions
 Every release the schema was generated from (`vllm_lint/launch/vllm_schema.json`).
-For a release it does not have, the newest release stands in, and only
-arguments that no known release has are reported.
+For a newer release it does not have, the newest release stands in, and only
+arguments that no known release has are reported. A release older than the
+schema's oldest may have had arguments removed before it (`speculative_model`
+in 0.6): nothing is reported for it.
 """
 
 from vllm_lint.facts import known_bool
@@ -89,6 +91,11 @@ REPLAY_FLAGS = {"return_sampling_mask": (0, 28), "enable_trace_replay": (0, 29),
 
 def check(facts, version):
     release = schema.release_for(facts, version)
+    if not release.exact and release.release < schema.releases()[0]:
+        # Older than every release the schema was read from: what it had is not known, except
+        # that the replay flags came later.
+        yield from _replay_flags(facts, version)
+        return
     if facts.source == "command-line":
         if facts.options is not None:
             yield from _options(facts, release)
