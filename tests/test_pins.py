@@ -122,3 +122,19 @@ def test_explain_names_the_guard_and_the_releases_that_run_an_arm(capsys):
     assert out.splitlines()[0].endswith(": LLM (vLLM 0.13-0.15)"), out
     pin = PINS / "guards" / "requirements.txt"
     assert f"target version from vllm>=0.10,<0.16 at {pin}:1; the version guard at line 16 runs it on 0.13-0.15" in out
+
+
+@pytest.mark.parametrize(
+    "written, rendered",
+    [
+        ('"{{ .Values.image.repository }}:{{ .Values.image.tag }}"', "vllm/vllm-openai:v0.10.2"),
+        ("{{ .Values.image.repository }}:{{ .Chart.AppVersion }}", "vllm/vllm-openai:v0.9.2"),
+        ('{{ .Values.image.repository }}:{{ .Values.image.missing | default "v0.8.5" }}', "vllm/vllm-openai:v0.8.5"),
+        ("{{ .Values.image.repository }}:{{ include \"tag\" . }}", None),  # a named template: not rendered
+        ("{{ .Values.image.repository }}:{{ .Values.image.missing }}", None),  # unset: no tag known
+    ],
+)
+def test_helm_images_are_rendered_from_the_charts_values(written, rendered):
+    from vllm_lint.launch.helm import rendered_image
+
+    assert rendered_image(written, str(PINS / "helm-chart" / "templates" / "deployment.yaml")) == rendered

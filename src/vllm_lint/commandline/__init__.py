@@ -51,6 +51,15 @@ def may_have_findings(data: bytes, kind: str) -> bool:
     return kind == "shell" and b"--config" in data and _VLLM.search(data) is not None
 
 
+def _chart_image(data: bytes, path: str) -> bool:
+    """A Helm template whose image comes from its chart's values, where vLLM's image is named."""
+    if b".Values." not in data or b"image:" not in data or path in ("-", "stdin", "<stdin>"):
+        return False
+    from vllm_lint.launch.helm import chart_names_vllm_image
+
+    return chart_names_vllm_image(path)
+
+
 @dataclass
 class EngineRecord:
     facts: EngineFacts
@@ -77,6 +86,8 @@ class Context:
     explicit_version: bool = False
     # The image the commands being read run in (a Dockerfile stage's base, a container's image).
     image: str | None = None
+    # A Dockerfile stage's own ``RUN pip install vllm==X``: the vLLM its later commands run (over the image's).
+    installed: object = None
     # Findings told in an RL framework's terms (vllm_lint.frameworks), and the packs that applied.
     framework_findings: list = field(default_factory=list)
     frameworks_applied: list = field(default_factory=list)
@@ -95,12 +106,14 @@ class Context:
         return self._wrappers
 
     def version_in(self, image: str | None):
-        """The release a command running in ``image`` is checked against: the image tag's
-        (``vllm/vllm-openai:v0.31.0``) unless the user chose one, else the file's."""
+        """The release a command running in ``image`` is checked against, unless the user chose
+        one: the vLLM a Dockerfile stage installs, else the image tag's (``vllm/vllm-openai:v0.31.0``),
+        else the file's."""
         from vllm_lint.launch.launchers import image_release
 
-        tagged = None if self.explicit_version else image_release(image)
-        return tagged or self.version
+        if self.explicit_version:
+            return self.version
+        return self.installed or image_release(image) or self.version
 
     # --------------------------------------------------------------- engines
 
@@ -337,7 +350,8 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     # (an executable with a shell shebang and an appended zip is not the user's script).
     framework_config, framework_launch = _framework_prefilter(data, kind, path)
     if not (framework_config or framework_launch or (kind != "toml" and may_have_findings(data, kind))):
-        return result
+        if not (kind == "yaml" and _chart_image(data, path)):
+            return result
     result.error = not_analysable(path, data)
     if result.error is not None:
         return result

@@ -4,9 +4,12 @@ Each stage (``FROM``) starts from its base: the vLLM image
 ``vllm/vllm-openai`` has ``ENTRYPOINT ["vllm", "serve"]``, a stage named
 earlier in the file passes on its state, any other base is taken to have no
 entrypoint of its own.  ``ENV`` (both syntaxes) applies to later
-instructions; ``ARG`` values are unknown.  The commands of a stage built on a
+instructions; ``ARG`` values are unknown, except that a ``FROM`` line reads the
+defaults of the ``ARG``s declared before the first ``FROM``
+(``FROM vllm/vllm-openai:v${VLLM_VERSION}``).  The commands of a stage built on a
 tagged vLLM image (``FROM vllm/vllm-openai:v0.31.0``) are checked against that
-release, unless the target version was set.  Exec form (a JSON array) is read
+release, and those after a ``RUN pip install vllm==X`` against the release it
+installs, unless the target version was set.  Exec form (a JSON array) is read
 without a shell; shell form runs ``/bin/sh -c``.  At the end of each stage the
 command the container runs is ENTRYPOINT + CMD, as Docker composes them.
 ``RUN`` commands are read as well.  Heredoc ``RUN <<EOF`` bodies are skipped.
@@ -58,9 +61,10 @@ class Stage:
     cmd_inherited: bool = False
     shell_ok: bool = True
     image: str | None = None  # the vLLM image the stage is built on, whose tag may name the release
+    installed: object = None  # the vLLM a ``RUN pip install vllm==X`` of the stage installs (a Version)
 
     def copy(self, name: str | None) -> Stage:
-        return Stage(name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok, self.image)
+        return Stage(name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok, self.image, self.installed)
 
 
 def instructions(text: str) -> list[Instruction]:
@@ -183,15 +187,20 @@ def exec_words(text: str, offs: list[int]) -> list[Word] | None:
 def collect(ctx) -> None:
     stages: dict[str, Stage] = {}
     stage: Stage | None = None
+    global_args: dict[str, str] = {}  # ARG NAME=default before the first FROM: FROM lines may use them
     for instruction in instructions(ctx.source.text):
         keyword = instruction.keyword
         if keyword == "FROM":
             if stage is not None:
                 _finish(ctx, stage)
-            stage = _from(ctx, instruction, stages)
+            stage = _from(ctx, instruction, stages, global_args)
             ctx.image = stage.image  # the commands of this stage run in its image
+            ctx.installed = stage.installed
             continue
         if stage is None:
+            if keyword == "ARG":
+                for name, value in re.findall(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=(\S+)", instruction.text):
+                    global_args[name] = value.strip("\"'")
             stage = Stage()
         if keyword == "ENV":
             _env(instruction, stage)
@@ -207,6 +216,9 @@ def collect(ctx) -> None:
             for name in stage.args:
                 env.setdefault(name, UNKNOWN)
             _run(ctx, command, env, stage.env_open, stage.shell_ok)
+            installed = pip_installed_vllm(instruction.text)
+            if installed is not None:
+                stage.installed = ctx.installed = installed
         elif keyword == "ENTRYPOINT":
             stage.entrypoint = _command(instruction)
             if stage.cmd_inherited:
@@ -218,12 +230,43 @@ def collect(ctx) -> None:
         _finish(ctx, stage)
 
 
-def _from(ctx, instruction: Instruction, stages: dict[str, Stage]) -> Stage:
+_PIP_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s+([^;&|\n]*)")
+
+
+def pip_installed_vllm(text: str):
+    """The vLLM a ``RUN pip install ... vllm==X ...`` installs (a Version standing for what it admits), or None."""
+    if "vllm" not in text:
+        return None
+    from vllm_lint.pins import admitted_releases
+    from vllm_lint.versions import Version
+
+    found = None
+    for match in _PIP_INSTALL.finditer(text):
+        for word in match.group(1).split():
+            admitted = admitted_releases(word.strip("\"'"))
+            if admitted is not None:
+                releases, version = admitted
+                found = version if len(releases) == 1 else Version.admitting(releases)
+    return found
+
+
+def _substituted(image: str, args: dict[str, str]) -> str:
+    """``vllm/vllm-openai:v${VLLM_VERSION}`` with the defaults of the ARGs declared before FROM."""
+
+    def value(match: re.Match) -> str:
+        name = match.group(1) or match.group(2)
+        return args.get(name, match.group(0))
+
+    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", value, image)
+
+
+def _from(ctx, instruction: Instruction, stages: dict[str, Stage], global_args: dict[str, str] | None = None) -> Stage:
     parts = [(m.group(0), m.start()) for m in re.finditer(r"\S+", instruction.text)]
     parts = [p for p in parts if not p[0].startswith("--")]
     if not parts:
         return Stage()
-    image, position = parts[0]
+    written, position = parts[0]
+    image = _substituted(written, global_args or {}) if "$" in written else written
     name = parts[2][0].lower() if len(parts) >= 3 and parts[1][0].lower() == "as" else None
     base = stages.get(image.lower())
     if base is not None:
@@ -233,7 +276,7 @@ def _from(ctx, instruction: Instruction, stages: dict[str, Stage]) -> Stage:
         if is_vllm_image(image):
             stage.image = image
             start = instruction.offs[position]
-            anchor = Word(image, start, start + len(image), style=NONE)
+            anchor = Word(image, start, start + len(written), style=NONE)
             stage.entrypoint = Command("exec", [synthetic("vllm", anchor), synthetic("serve", anchor)])
         elif "$" in image:
             stage.entrypoint = Command("unknown")

@@ -364,6 +364,7 @@ class _Reader:
             image_node = _get(image_node, "docker")
         env, env_open = self.k8s_env(node, substitute=not beaker)
         image = _scalar(image_node)
+        rendered = self._helm_image(image, image_node)
         command = _get(node, "command")
         args = _get(node, "args")
         arguments = _get(node, "arguments")  # Beaker's name for args
@@ -376,7 +377,7 @@ class _Reader:
             if words is None:
                 return
             argv.extend(words)
-        elif image is not None and _vllm_image(image):
+        elif image is not None and _vllm_image(rendered or image):
             argv.extend(_entrypoint(image_node))
         else:
             return
@@ -387,7 +388,16 @@ class _Reader:
             argv.extend(words)
         if not beaker:
             argv = [_substitute_k8s(word, env, env_open) for word in argv]
-        self._launch_in(image, argv, env, env_open, node)
+        self._launch_in(rendered or image, argv, env, env_open, node)
+
+    def _helm_image(self, image: str | None, image_node) -> str | None:
+        """A templated image rendered from its chart's values.yaml and Chart.yaml, when it can be."""
+        if image is None or PLACEHOLDER not in image or self.ctx.path in ("-", "stdin", "<stdin>"):
+            return None
+        from vllm_lint.launch.helm import rendered_image
+
+        written = self.ctx.source.text[image_node.start_mark.index : image_node.end_mark.index]
+        return rendered_image(written, self.ctx.path)
 
     def k8s_env(self, node, substitute: bool = True) -> tuple[dict[str, object], bool]:
         """``env`` (Kubernetes) or ``envVars`` (Beaker): ``name`` with ``value``; anything else is unknown."""
