@@ -138,3 +138,14 @@ def test_helm_images_are_rendered_from_the_charts_values(written, rendered):
     from vllm_lint.launch.helm import rendered_image
 
     assert rendered_image(written, str(PINS / "helm-chart" / "templates" / "deployment.yaml")) == rendered
+
+
+def test_explain_says_which_instruction_names_a_commands_release(capsys):
+    from vllm_lint.cli import main
+
+    dockerfile = PINS / "docker" / "Dockerfile"
+    main(["explain", str(dockerfile)])
+    out = capsys.readouterr().out
+    assert "target version from the tag of the image vllm/vllm-openai:v0.9.2" in out
+    assert f"target version from the RUN pip install at {dockerfile}:8" in out
+    assert f"target version from the RUN pip install at {dockerfile}:13" in out

@@ -67,6 +67,7 @@ class EngineRecord:
     argv: list[Word]
     noqa_line: int | None = None  # the last line of a command split over lines
     version: object = None  # the release it is checked against, when not the file's
+    version_from: str = ""  # where that release is named (an image tag, a RUN pip install)
 
 
 @dataclass
@@ -88,6 +89,7 @@ class Context:
     image: str | None = None
     # A Dockerfile stage's own ``RUN pip install vllm==X``: the vLLM its later commands run (over the image's).
     installed: object = None
+    installed_at: str = ""  # where: "the RUN pip install at Dockerfile:7"
     # Findings told in an RL framework's terms (vllm_lint.frameworks), and the packs that applied.
     framework_findings: list = field(default_factory=list)
     frameworks_applied: list = field(default_factory=list)
@@ -104,6 +106,16 @@ class Context:
 
             self._wrappers = WrapperFinder(self.path)
         return self._wrappers
+
+    def version_from(self, image: str | None) -> str:
+        """Where the release ``version_in`` gives is named, when not the file's."""
+        from vllm_lint.launch.launchers import image_release
+
+        if self.explicit_version:
+            return ""
+        if self.installed is not None:
+            return self.installed_at
+        return f"the tag of the image {image}" if image_release(image) is not None else ""
 
     def version_in(self, image: str | None):
         """The release a command running in ``image`` is checked against, unless the user chose
@@ -197,6 +209,7 @@ class Context:
             return
         self._record(parsed, launch.dialect.name, anchor, launch.env, launch.env_open, launch.args, command_range)
         self.records[-1].version = version
+        self.records[-1].version_from = self.version_from(launch.image or self.image)
         image = launch.image or self.image
         if image is not None and not is_vllm_build(image):
             self.records[-1].facts.extended_parser = True

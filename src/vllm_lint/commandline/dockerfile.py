@@ -62,9 +62,13 @@ class Stage:
     shell_ok: bool = True
     image: str | None = None  # the vLLM image the stage is built on, whose tag may name the release
     installed: object = None  # the vLLM a ``RUN pip install vllm==X`` of the stage installs (a Version)
+    installed_at: str = ""
 
     def copy(self, name: str | None) -> Stage:
-        return Stage(name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok, self.image, self.installed)
+        return Stage(
+            name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok, self.image,
+            self.installed, self.installed_at,
+        )
 
 
 def instructions(text: str) -> list[Instruction]:
@@ -195,7 +199,7 @@ def collect(ctx) -> None:
                 _finish(ctx, stage)
             stage = _from(ctx, instruction, stages, global_args)
             ctx.image = stage.image  # the commands of this stage run in its image
-            ctx.installed = stage.installed
+            ctx.installed, ctx.installed_at = stage.installed, stage.installed_at
             continue
         if stage is None:
             if keyword == "ARG":
@@ -219,6 +223,7 @@ def collect(ctx) -> None:
             installed = pip_installed_vllm(instruction.text)
             if installed is not None:
                 stage.installed = ctx.installed = installed
+                stage.installed_at = ctx.installed_at = f"the RUN pip install at {ctx.path}:{ctx.source.position(instruction.start)[0]}"
         elif keyword == "ENTRYPOINT":
             stage.entrypoint = _command(instruction)
             if stage.cmd_inherited:

@@ -41,7 +41,9 @@ def command_reports(path: str, kind: str, result, resolver, where: Where, report
             engine, record_version, where, explainer, why.field, f"vLLM {record_version.major}.{record_version.minor}'s default",
             kind=launcher_name(engine.kind),
         )
-        if record_version != version:
+        if record.version_from:
+            report.target_version_from = record.version_from
+        elif record_version != version:
             report.target_version_from = "the tag of the vLLM image the command runs in"
         lines = [ctx.source.position(w.start)[0] for w in record.argv if w.start >= 0 and w.path is None]
         if lines:
