@@ -78,7 +78,8 @@ class Guards:
         self.vllm_modules: set[str] = set()
         self.version_names: dict[str, str] = {}  # name -> "str" | "parsed" | "tuple"
         self.guard_names: dict[str, Guard] = {}
-        for node in ast.walk(tree):
+        statements = list(_statements(tree.body))
+        for node in statements:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name == "vllm":
@@ -90,7 +91,7 @@ class Guards:
         if not self.vllm_modules and not self.version_names and "metadata" not in _source_names(tree):
             return
         # Assignments, in order, twice: a name may be defined from another one assigned later in the text.
-        assignments = [node for node in ast.walk(tree) if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None]
+        assignments = [node for node in statements if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None]
         for _ in range(2):
             for node in assignments:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -223,6 +224,19 @@ class Guards:
         if isinstance(root, ast.Name) and root.id in self.vllm_modules:
             return Guard(None, None, test.lineno, feature=True)  # a feature of vLLM's, releases unknown
         return None
+
+
+_BODIES = ("body", "orelse", "handlers", "finalbody", "cases")
+
+
+def _statements(body: list):
+    """Every statement, nested ones too (not the expressions: a module's imports and assignments)."""
+    for node in body:
+        yield node
+        for field in _BODIES:
+            inner = getattr(node, field, None)
+            if inner:
+                yield from _statements(inner)
 
 
 def _source_names(tree: ast.Module) -> set[str]:
