@@ -100,6 +100,8 @@ def _reader(name: str):
         return _environment_pins
     if name == "config.yaml":
         return _truss_pins
+    if lower in ("dockerfile", "containerfile") or lower.startswith(("dockerfile.", "containerfile.")) or lower.endswith(".dockerfile"):
+        return _dockerfile_pins
     if lower.endswith((".txt", ".in")) and not _NOT_REQUIREMENTS.match(name):
         return _line_pins
     return None
@@ -357,6 +359,27 @@ def _truss_pins(path: Path):
     for item in _list(data.get("requirements")):
         if isinstance(item, str):
             yield item, _line_of(text, item), False
+
+
+PIP_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s+([^;&|\n]*)")
+
+
+def pip_install_requirements(text: str):
+    """The vLLM requirements ``pip install`` commands in ``text`` name, with their offsets."""
+    for match in PIP_INSTALL.finditer(text):
+        for word in re.finditer(r"\S+", match.group(1)):
+            requirement = word.group(0).strip("\"'")
+            if "vllm" in requirement.lower():
+                yield requirement, match.start(1) + word.start()
+
+
+def _dockerfile_pins(path: Path):
+    """A Dockerfile beside the code it builds into an image: its ``RUN pip install vllm==X``."""
+    text = _text(path)
+    if text is None:
+        return
+    for requirement, offset in pip_install_requirements(text.replace("\\\n", "  ")):
+        yield requirement, text.count("\n", 0, offset) + 1, False
 
 
 def _yaml(path: Path) -> tuple[object, str]:

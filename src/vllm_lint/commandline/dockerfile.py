@@ -235,23 +235,19 @@ def collect(ctx) -> None:
         _finish(ctx, stage)
 
 
-_PIP_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s+([^;&|\n]*)")
-
-
 def pip_installed_vllm(text: str):
     """The vLLM a ``RUN pip install ... vllm==X ...`` installs (a Version standing for what it admits), or None."""
     if "vllm" not in text:
         return None
-    from vllm_lint.pins import admitted_releases
+    from vllm_lint.pins import admitted_releases, pip_install_requirements
     from vllm_lint.versions import Version
 
     found = None
-    for match in _PIP_INSTALL.finditer(text):
-        for word in match.group(1).split():
-            admitted = admitted_releases(word.strip("\"'"))
-            if admitted is not None:
-                releases, version = admitted
-                found = version if len(releases) == 1 else Version.admitting(releases)
+    for requirement, _offset in pip_install_requirements(text):
+        admitted = admitted_releases(requirement)
+        if admitted is not None:
+            releases, version = admitted
+            found = version if len(releases) == 1 else Version.admitting(releases)
     return found
 
 
