@@ -11,6 +11,7 @@ from fixtures import TESTDATA, target_version
 
 from vllm_lint.commandline import lint_command_file
 from vllm_lint.commandline.kinds import command_file_kind
+from vllm_lint.facts import ABSENT
 from vllm_lint.lint import file_kind, lint_file
 from vllm_lint.sources import MAX_ANALYSED_BYTES
 from vllm_lint.versions import Version
@@ -440,14 +441,54 @@ def test_python_argv_findings_point_at_the_list_string(tmp_path):
     "line",
     [
         'ARGS=(--logprobs-mode processed_logprobs)\nvllm serve m --return-sampling-mask "${ARGS[@]}"',
-        'vllm serve m --return-sampling-mask "$@"',
         "vllm serve m --return-sampling-mask $EXTRA",
+        "vllm serve m --return-sampling-mask $PORT",  # where a flag stands: any number of words
         "vllm serve m --return-sampling-mask `extra-flags`",
+        'serve() { vllm serve m --return-sampling-mask "$@"; }\nserve --logprobs-mode processed_logprobs',
+        'serve() { vllm serve m --return-sampling-mask "$@"; }',  # no call: a script that sources it decides
     ],
 )
 def test_expansions_to_several_words_silence_unwritten_settings(tmp_path, line):
     facts = facts_of(tmp_path, line)
     assert facts.open and str(value(facts, "logprobs_mode")) == "UNKNOWN"
+
+
+@pytest.mark.parametrize(
+    "line, at",
+    [
+        ('vllm serve m --return-sampling-mask "$@"', '"$@"'),
+        ("vllm serve m --return-sampling-mask $@", "$@"),
+        ("vllm serve m --return-sampling-mask $*", "$*"),
+        ('vllm serve m --return-sampling-mask "${@:2}"', '"${@:2}"'),
+        ('main() { vllm serve m --return-sampling-mask "$@"; }\nmain "$@"', '"$@"'),
+    ],
+)
+def test_the_scripts_own_arguments_are_read_as_empty_and_named(tmp_path, line, at):
+    facts = facts_of(tmp_path, line)
+    assert not facts.open and value(facts, "return_sampling_mask") is True and facts.get("logprobs_mode") is ABSENT
+    (assumption,) = facts.assumed
+    assert assumption.channel == f"the arguments passed through at {at}, line 1,"
+
+
+def test_a_pass_through_finding_names_what_it_assumes(tmp_path):
+    result = lint_text(tmp_path, "serve.sh", 'vllm serve m --logprobs-mode raw_logprobs --return-sampling-mask "$@"\n')
+    (finding,) = result.findings
+    assert finding.message.endswith('(unless the arguments passed through at "$@", line 1, set --logprobs-mode)')
+    # Written after it: the arguments cannot change it, and nothing is assumed.
+    result = lint_text(tmp_path, "after.sh", 'vllm serve m "$@" --return-sampling-mask --logprobs-mode raw_logprobs\n')
+    (finding,) = result.findings
+    assert "unless" not in finding.message
+
+
+def test_the_strict_reading_brings_back_unknown_channels(tmp_path):
+    from vllm_lint.config import Target
+
+    strict = Target(V033, "test", pass_through="anything")
+    for line in ('vllm serve m --return-sampling-mask "$@"', "vllm serve ${MODEL} --port $PORT --return-sampling-mask"):
+        path = tmp_path / "strict.sh"
+        path.write_text(line + "\n", encoding="utf-8")
+        assert lint_file(str(path), lambda _path: strict).findings == []
+        assert [f.code for f in lint_file(str(path), lambda _path: (V033, "test")).findings] == ["VLM105"]
 
 
 # ------------------------------------------------------------------ vllm serve's full option table
@@ -479,7 +520,13 @@ def test_option_table_agrees_with_the_rules_flags():
         ('vllm serve m --port "$PORT" --return-sampling-mask', True),
         ('vllm serve m -q "$QUANT" --return-sampling-mask', True),
         ('vllm serve m --enforce-eager "$X" --return-sampling-mask', False),  # a flag's name may stand there
-        ('vllm serve m --port $PORT --return-sampling-mask', False),  # any number of words
+        ("vllm serve m --port $PORT --return-sampling-mask", True),  # unquoted: plainly one value too
+        ("vllm serve m --port=$PORT --return-sampling-mask", True),
+        ("vllm serve $MODEL --return-sampling-mask", True),  # the model
+        ("vllm serve $(cat model.txt) --return-sampling-mask", True),
+        ("PORT=$((30000 + RANK))\nvllm serve m --port ${PORT} --return-sampling-mask", True),
+        ("vllm serve m --port $PORT_ARGS --return-sampling-mask", False),  # a name that says it is a list
+        ("vllm serve m --served-model-name $N --return-sampling-mask", False),
         ('vllm serve m --no-such-option "$X" --return-sampling-mask', False),
         ('vllm serve m --served-model-name "$N" --return-sampling-mask', False),  # a list: not read
     ],

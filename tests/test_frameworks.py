@@ -256,7 +256,7 @@ def test_show_settings_lists_the_packs_that_applied(tmp_path, capsys):
     assert "recorded defaults" in out
 
 
-def test_a_quoted_variable_leaves_only_its_key_unknown_and_an_unquoted_one_may_add_overrides(tmp_path):
+def test_a_variable_as_an_overrides_value_leaves_only_its_key_unknown(tmp_path):
     quoted = write(
         tmp_path / "quoted.sh",
         """\
@@ -274,7 +274,35 @@ def test_a_quoted_variable_leaves_only_its_key_unknown_and_an_unquoted_one_may_a
             actor_rollout_ref.rollout.temperature=$TEMPERATURE
         """,
     )
-    assert codes(lint(unquoted)) == []
+    assert codes(lint(unquoted)) == [(2, "VLM201"), (2, "VLM202")]  # unquoted, it is one value too
+    extra = write(
+        tmp_path / "extra.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true \\
+            $EXTRA_OVERRIDES
+        """,
+    )
+    assert codes(lint(extra)) == []  # where an override stands: any number of them
+
+
+def test_the_scripts_own_arguments_after_the_overrides_are_read_as_none(tmp_path):
+    from vllm_lint.config import Target
+
+    script = write(
+        tmp_path / "run.sh",
+        """\
+        python3 -m verl.trainer.main_ppo \\
+            +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=true \\
+            actor_rollout_ref.rollout.logprobs_mode=raw_logprobs \\
+            $@
+        """,
+    )
+    result = lint(script)
+    assert codes(result) == [(2, "VLM201"), (2, "VLM202"), (3, "VLM105")]
+    mode = next(f for f in result.findings if f.code == "VLM105")
+    assert "(unless the arguments passed through at $@, line 4, override logprobs_mode)" in mode.message
+    assert lint_file(str(script), lambda _path: Target(V033, "test", pass_through="anything")).findings == []
 
 
 @pytest.mark.parametrize("name", ["verl", "nemo-rl", "roll", "skyrl", "openrlhf", "prime-rl"])

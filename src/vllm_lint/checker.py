@@ -54,7 +54,10 @@ def check_facts(
             for rule in ALL_RULES:
                 if rule.scope != "engine" or not rule.applies_to(release) or rule.code in engine.suppressed:
                     continue
-                found += _on_every_path([list(rule.check(alt, release)) for alt in alternatives], engine.anchor)
+                on_path = _on_every_path([list(rule.check(alt, release)) for alt in alternatives], engine.anchor)
+                if on_path and engine.assumed:
+                    _say_assumptions(on_path, engine.assumed, _engine_without, rule, engine, release)
+                found += on_path
             per_release.append(found)
         add(_in_every_release(per_release, releases))
     for request in requests:
@@ -67,7 +70,10 @@ def check_facts(
             found = []
             for rule in ALL_RULES:
                 if rule.scope == "request" and rule.applies_to(release):
-                    found += _on_every_path([list(rule.check(alt, release)) for alt in alternatives], request.anchor)
+                    on_path = _on_every_path([list(rule.check(alt, release)) for alt in alternatives], request.anchor)
+                    if on_path and request.engine.assumed:
+                        _say_assumptions(on_path, request.engine.assumed, _request_without, rule, request, release)
+                    found += on_path
             per_release.append(found)
         add(_in_every_release(per_release, releases))
     if version.assumed:
@@ -131,6 +137,72 @@ def _releases_message(messages: list[str], releases: list[Version]) -> str:
     if marker not in head:
         head += f" (in {named})"
     return head.replace(marker, named)
+
+
+# Settings that turn a feature on: a channel read as empty is not taken to turn off what the
+# file plainly turns on, so the notes name the settings a finding asks for instead.
+_SWITCHES = frozenset({"return_sampling_mask", "enable_trace_replay"})
+
+
+class _Reads(dict):
+    """A facts' ``fields`` that records which settings a rule looks up."""
+
+    def __init__(self, fields: dict, reads: set) -> None:
+        super().__init__(fields)
+        self.reads = reads
+
+    def __contains__(self, name: object) -> bool:
+        self.reads.add(name)
+        return super().__contains__(name)
+
+    def get(self, name, default=None):
+        self.reads.add(name)
+        return super().get(name, default)
+
+
+def _say_assumptions(found: list[Finding], assumed: tuple, without, rule, facts, release: Version) -> None:
+    """Each finding that a channel read as empty could undo names it and the settings it would
+    have to pass (``without(rule, facts, name, release)``: the codes still found with that
+    setting unknown; with ``name`` None, the settings the rule reads)."""
+    read = without(rule, facts, None, release)
+    for finding in found:
+        notes = []
+        for assumption in assumed:
+            names = [
+                name
+                for name in read
+                if name not in assumption.decided_after and name not in _SWITCHES and finding.code not in without(rule, facts, name, release)
+            ]
+            if names:
+                notes.append(assumption.unless(names))
+        if notes:
+            finding.message += f" ({'; '.join(notes)})"
+
+
+def _engine_without(rule, engine: EngineFacts, name: str | None, version: Version):
+    """``name`` None: the settings ``rule`` reads of ``engine``; else the codes it reports with ``name`` unknown."""
+    if name is None:
+        reads: set = set()
+        for alternative in engine_alternatives(engine):
+            list(rule.check(replace(alternative, fields=_Reads(alternative.fields, reads)), version))
+        return sorted(reads, key=str)
+    changed = replace(engine, fields={**engine.fields, name: UNKNOWN}, assumed=())
+    found = _on_every_path([list(rule.check(alt, version)) for alt in engine_alternatives(changed)], engine.anchor)
+    return {finding.code for finding in found}
+
+
+def _request_without(rule, request: RequestFacts, name: str | None, version: Version):
+    """As ``_engine_without``, for a request rule: its own settings and its engine's."""
+    if name is None:
+        reads: set = set()
+        for alternative in request_alternatives(request):
+            engine = replace(alternative.engine, fields=_Reads(alternative.engine.fields, reads))
+            list(rule.check(replace(alternative, fields=_Reads(alternative.fields, reads), engine=engine), version))
+        return sorted(reads, key=str)
+    engine = request.engine
+    changed = replace(request, fields={**request.fields, name: UNKNOWN}, engine=replace(engine, fields={**engine.fields, name: UNKNOWN}, assumed=()))
+    found = _on_every_path([list(rule.check(alt, version)) for alt in request_alternatives(changed)], request.anchor)
+    return {finding.code for finding in found}
 
 
 def _on_every_path(per_alternative: list[list[Finding]], anchor) -> list[Finding]:

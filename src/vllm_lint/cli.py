@@ -236,7 +236,7 @@ def _settings_for(args) -> tuple:
     settings.ignore += _codes(args.ignore, "--ignore") + _codes(args.extend_ignore, "--extend-ignore")
     # Path patterns belong to the folder they were given for: the project's, or the working directory.
     excludes = list(DEFAULT_EXCLUDES) + settings.excludes() + anchor(_split_patterns(args.exclude), os.getcwd())
-    resolver = VersionResolver(settings.target_version, settings.target_version_source)
+    resolver = VersionResolver(settings.target_version, settings.target_version_source, settings.assume_pass_through)
     return settings, excludes, resolver
 
 

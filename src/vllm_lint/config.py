@@ -40,6 +40,9 @@ DEFAULT_EXCLUDES = (
 )
 
 
+PASS_THROUGH_READINGS = ("nothing", "anything")
+
+
 class ConfigError(ValueError):
     """A setting that cannot be used (exit code 2)."""
 
@@ -123,6 +126,10 @@ class Settings:
     config_path: Path | None = None
     # Arguments a vLLM fork or plugin adds (``my_arg`` or ``--my-arg``): never reported as unknown.
     extra_arguments: frozenset[str] = frozenset()
+    # How a command line's pass-through channels are read (``facts.Reading``): "nothing" (a script's
+    # own "$@", the command line that reads a standalone --config file add nothing, findings say so)
+    # or "anything" (the strict reading: they may set any setting, so rules stay silent).
+    assume_pass_through: str = "nothing"
 
     def is_extra_argument(self, name: str | None) -> bool:
         return name is not None and argument_key(name) in self.extra_arguments
@@ -218,6 +225,7 @@ _KNOWN_SETTINGS = frozenset(
         "per-file-ignores",
         "frameworks",  # declared framework packs, read by vllm_lint.frameworks.user
         "extra-arguments",  # arguments a vLLM fork or plugin adds: never reported by VLM301
+        "assume-pass-through",  # "nothing" (default) or "anything": how "$@" and the like are read
     }
 )
 
@@ -256,6 +264,11 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
     settings.extra_arguments = frozenset(
         argument_key(name) for name in _as_list(section.get("extra-arguments"), f"{where} extra-arguments")
     )
+    if "assume-pass-through" in section:
+        value = section["assume-pass-through"]
+        if value not in PASS_THROUGH_READINGS:
+            raise ConfigError(f'{where} assume-pass-through must be "nothing" or "anything", not {value!r}')
+        settings.assume_pass_through = value
     per_file = section.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where} per-file-ignores must be a table of glob = [codes]")
@@ -282,13 +295,19 @@ def plugin_settings(target_version: str | None, option: str) -> Settings:
 class VersionResolver:
     """Finds each file's target version; caches per folder."""
 
-    def __init__(self, explicit: Version | None = None, explicit_source: str = "") -> None:
+    def __init__(self, explicit: Version | None = None, explicit_source: str = "", pass_through: str = "nothing") -> None:
         self.explicit = explicit
         self.explicit_source = explicit_source
+        self.pass_through = pass_through
         self._by_dir: dict[Path, tuple[Version, str] | None] = {}
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
+        target = self._target(path)
+        target.pass_through = self.pass_through
+        return target
+
+    def _target(self, path: str | None) -> Target:
         if self.explicit is not None:
             return Target(self.explicit, self.explicit_source, explicit=True)
         if path and path not in ("-", "stdin"):
@@ -340,14 +359,17 @@ def pinned_version(pins) -> Version:
 
 class Target(tuple):
     """``(version, why)``; ``explicit`` when the user set it (``--target-version``,
-    ``target-version``), which an image tag in a Dockerfile or manifest does not override."""
+    ``target-version``), which an image tag in a Dockerfile or manifest does not override;
+    ``pass_through``: the project's ``assume-pass-through`` (``facts.reading`` applies it)."""
 
     explicit: bool
+    pass_through: str
 
-    def __new__(cls, version: Version, why: str, explicit: bool = False) -> Target:
+    def __new__(cls, version: Version, why: str, explicit: bool = False, pass_through: str = "nothing") -> Target:
         target = super().__new__(cls, (version, why))
         target.explicit = explicit
+        target.pass_through = pass_through
         return target
 
     def __reduce__(self):  # for the worker processes of -j N
-        return (Target, (self[0], self[1], self.explicit))
+        return (Target, (self[0], self[1], self.explicit, self.pass_through))

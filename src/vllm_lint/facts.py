@@ -98,6 +98,52 @@ def moved(origin: Origin | None, step: Step) -> Origin | None:
 
 
 @dataclass(frozen=True)
+class Assumption:
+    """A channel read as carrying nothing the file decides: a script's own ``$@``, the command
+    line that reads a standalone ``--config`` file.  The rules run as if it were empty; a finding
+    that a setting passed through it would undo says so ("unless the arguments passed through
+    at $@, line 31, set --logprobs-mode")."""
+
+    channel: str  # "the arguments passed through at $@, line 31"
+    verb: str = "set"  # agrees with ``channel``: "set", "sets", "override"
+    style: str = "flag"  # how settings are named: "flag" (--logprobs-mode) or "name" (logprobs_mode)
+    # Settings written after the channel: it cannot change them.
+    decided_after: frozenset = frozenset()
+
+    def spell(self, name: str) -> str:
+        return "--" + name.replace("_", "-") if self.style == "flag" else name
+
+    def unless(self, names) -> str:
+        """``unless the arguments passed through at $@, line 31, set --logprobs-mode``."""
+        return f"unless {self.channel} {self.verb} {' or '.join(self.spell(name) for name in names)}"
+
+
+class Reading:
+    """How channels that could add anything are read: ``"nothing"`` (they carry nothing the file
+    decides; the default) or ``"anything"`` (the strict reading: they may set any setting).
+    ``[tool.vllm-lint] assume-pass-through`` chooses; the linters set it around each file."""
+
+    pass_through = "nothing"
+
+    @classmethod
+    def lenient(cls) -> bool:
+        return cls.pass_through != "anything"
+
+
+class reading:
+    """``with reading(target):`` lints with the target's ``assume-pass-through`` setting."""
+
+    def __init__(self, target: object) -> None:
+        self.value = getattr(target, "pass_through", None) or "nothing"
+
+    def __enter__(self) -> None:
+        self.saved, Reading.pass_through = Reading.pass_through, self.value
+
+    def __exit__(self, *exc: object) -> None:
+        Reading.pass_through = self.saved
+
+
+@dataclass(frozen=True)
 class Known:
     value: Any
     origin: Origin | None = None
@@ -233,6 +279,8 @@ class EngineFacts:
     # it (``vllm_lint.python.guards``), and where the guard is written; None: every release.
     releases: frozenset | None = None
     guard: str = ""
+    # Channels read as carrying nothing (``Assumption``): findings that depend on them say so.
+    assumed: tuple = ()
 
     def get(self, name: str) -> Fact:
         if name in self.fields:
@@ -285,6 +333,7 @@ def join_engines(engines: list[EngineFacts]) -> EngineFacts:
     if len(engines) == 1:
         return first
     joined = EngineFacts(kind=first.kind, anchor=first.anchor, open=any(e.open for e in engines), source=first.source)
+    joined.assumed = tuple(dict.fromkeys(assumption for engine in engines for assumption in engine.assumed))
     for name in dict.fromkeys(key for engine in engines for key in engine.fields):
         joined.fields[name] = join_facts([engine.get(name) for engine in engines])
         origins = {engine.written.get(name) for engine in engines}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from vllm_lint.facts import reading
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.noqa import NoqaReport, may_have_directives
 from vllm_lint.sources import FileResult, decode_python, not_analysable, read_file
@@ -58,9 +59,11 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True, si
         return result
     result.source = source
     result.newline = "\r\n" if "\r\n" in source[:10000] else "\n"
-    version, version_source = version_for(path)
+    target = version_for(path)
+    version, version_source = target
     try:
-        findings = analyze_python_source(source, path, version, version_source)
+        with reading(target):
+            findings = analyze_python_source(source, path, version, version_source)
     except SyntaxError as error:
         result.error = FileError(path, syntax_error_reason(error), error.lineno or 1, max((error.offset or 1) - 1, 0))
         return result

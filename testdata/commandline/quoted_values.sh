@@ -22,11 +22,19 @@ vllm serve "$MODEL" --port="$PORT" --return-sampling-mask --logprobs-mode raw_lo
 vllm serve "$MODEL" --port "$PORT" --return-sampling-mask --logprobs-mode processed_logprobs
 vllm serve "$MODEL" --return-sampling-mask --logprobs-mode "$LOGPROBS_MODE"
 
+# Unquoted, a variable or substitution that stands as one value is that one value too:
+# splitting it into more flags is not what anyone writes.
+vllm serve $MODEL --port $PORT --return-sampling-mask  # expect: VLM105:32
+vllm serve ${MODEL} --host $(hostname -i) --port=${PORT} -tp ${TP} --return-sampling-mask  # expect: VLM105:68
+WORKER_PORT=$((PORT + 1))  # a number: one word, whatever the reading
+vllm serve "$MODEL" --port $WORKER_PORT --return-sampling-mask  # expect: VLM105:41
+
 # Unknown: a quoted variable where a flag's name stands may be any flag
 # (`--logprobs-mode`, taking the next word), and an unquoted one any number of words.
 vllm serve "$MODEL" --enforce-eager "$EXTRA_FLAG" --return-sampling-mask
 vllm serve "$MODEL" "$EXTRA_FLAG" --return-sampling-mask
-vllm serve "$MODEL" --port $PORT_AND_MORE --return-sampling-mask
+vllm serve "$MODEL" --enforce-eager $EXTRA_FLAGS --return-sampling-mask
+vllm serve "$MODEL" --port $PORT_ARGS --return-sampling-mask  # its name says it holds several words
 # An option that takes a list, or an optional value, does not end at the variable.
 vllm serve "$MODEL" --served-model-name a "$ALIAS" --return-sampling-mask
 vllm serve "$MODEL" --hf-token "$HF_TOKEN" --return-sampling-mask

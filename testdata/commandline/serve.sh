@@ -56,13 +56,15 @@ vllm serve "$MODEL" --return-sampling-mask --logprobs-mode processed_logprobs --
 vllm serve "$MODEL" --enable-return-sampling-mask --logprobs-mode processed_logprobs  # expect: VLM302:21
 vllm serve "$MODEL" --return-sampling-mask --logprobs-mode processed_logprobs --return-sampling-mask-logprobs  # expect: VLM302:79
 
-# Unknown words: an unquoted expansion may add any flag, so only what follows it is certain.
+# Unknown words: an unquoted expansion where a flag stands may add any flag, so only what follows it is certain.
 vllm serve "$MODEL" --return-sampling-mask $EXTRA_ARGS
 vllm serve "$MODEL" ${EXTRA_ARGS:-} --return-sampling-mask
 vllm serve "$MODEL" $EXTRA_ARGS --return-sampling-mask --logits-processors a:B  # expect: VLM104:56
 vllm serve "$MODEL" --return-sampling-mask --logprobs-mode "$MODE"
-vllm serve "$@" --return-sampling-mask
-vllm serve $(cat model.txt) --return-sampling-mask
+# The script's own arguments carry nothing it decides: reported, naming them.
+vllm serve "$@" --return-sampling-mask  # expect: VLM105:17
+# Where the model stands, a substitution is the model.
+vllm serve $(cat model.txt) --return-sampling-mask  # expect: VLM105:29
 # A variable the script set is known, and split into words.
 FLAGS="--return-sampling-mask --enable-batch-sharded-sampling"
 vllm serve "$MODEL" --logprobs-mode processed_logprobs $FLAGS  # expect: VLM106:56

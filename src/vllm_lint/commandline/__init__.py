@@ -16,7 +16,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Span
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Span, reading
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.launch.words import Source, Word
 from vllm_lint.noqa import NoqaReport
@@ -222,6 +222,7 @@ class Context:
         facts.fields = parsed.fields
         facts.written = parsed.written
         facts.options = parsed.options
+        facts.assumed = tuple(passed_through(word, after, self.source) for word, after in parsed.assumed)
         for key, value in env.items():
             facts.env[key] = value if isinstance(value, str) or value is ABSENT else UNKNOWN
         facts.env_open = env_open
@@ -248,12 +249,14 @@ class Context:
         """A vLLM config file linted on its own.
 
         ``whole``: read as ``vllm serve MODEL --config FILE`` reads it (the model
-        and the environment unknown); otherwise the rest of the command line is
+        and the environment unknown), the command line read as adding nothing, which
+        the findings say (``Assumption``); otherwise (or with the strict reading,
+        ``assume-pass-through = "anything"``) the rest of the command line is
         unknown too.  ``schema``: the file is a vLLM config (its structure or a
         launch says so), so every key is checked against the argument schema;
         ``version``: the release a launch of it runs (its image tag).
         """
-        from vllm_lint.facts import UNKNOWN
+        from vllm_lint.facts import UNKNOWN, Assumption, Reading
         from vllm_lint.launch.configfile import config_words
         from vllm_lint.launch.flags import SERVE, Dialect, interpret, word_origin
         from vllm_lint.launch.words import open_word
@@ -264,6 +267,7 @@ class Context:
             return
         anchor = self.source.span(words[0].start, words[0].end)
         dialect = Dialect("config-file" if schema else "config", config="none", positional_model=False)
+        whole = whole and Reading.lenient()
         argv = words if whole else words + [open_word()]
         try:
             parsed = interpret(argv, dialect, version, lambda w: word_origin(w, self.source, anchor), self.load_config)
@@ -272,6 +276,8 @@ class Context:
         if whole:
             parsed.fields.setdefault("model", UNKNOWN)  # the command line names it
         self._record(parsed, "config", anchor, {}, whole, words)
+        if whole:
+            self.records[-1].facts.assumed = (Assumption("the command line that reads this file", verb="sets"),)
         self.records[-1].version = version
 
     # ---------------------------------------------------------- config files
@@ -347,6 +353,17 @@ class Context:
         return result, report
 
 
+def passed_through(word: Word, decided_after: set, source: Source | None):
+    """The assumption a script's own arguments stand for: ``the arguments passed through at $@, line 31``."""
+    from vllm_lint.facts import Assumption
+
+    where = ""
+    if source is not None and word.located and word.end > word.start:
+        line = source.position(word.start)[0]
+        where = f" at {source.text[word.start : word.end]}, line {line},"
+    return Assumption(f"the arguments passed through{where}", decided_after=frozenset(decided_after))
+
+
 def _copy_word(word: Word) -> Word:
     copy = Word(
         word.text, word.start, word.end, word.offs, word.open, word.maybe, word.prefix, word.style, word.path, word.kind, word.multiline, word.quote, dict(word.extra)
@@ -382,9 +399,11 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     ctx.framework_launches = framework_launch
     ctx.version_source = target[1]
     try:
-        if framework_config:
-            _framework_config(ctx, kind, data)
-        analyse(ctx, kind)
+        with reading(target):
+            if framework_config:
+                _framework_config(ctx, kind, data)
+            analyse(ctx, kind)
+            result.findings, result.noqa = ctx.findings()
     except RecursionError:
         result.error = FileError(path, "too deeply nested to analyse")
         return result
@@ -394,7 +413,6 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:  # pragma: no cover - a bug, not the file
         result.error = FileError(path, f"internal error while reading this file: {type(error).__name__}: {error}")
         return result
-    result.findings, result.noqa = ctx.findings()
     _spans_in_bytes(result.findings, text)
     result.frameworks = ctx.frameworks_applied
     return result

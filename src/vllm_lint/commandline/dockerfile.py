@@ -312,7 +312,7 @@ def _env(instruction: Instruction, stage: Stage) -> None:
         if not match:
             continue
         value = shell.assignment_value(token, match.end(), known)
-        stage.env[match.group(1)] = value
+        stage.env[match.group(1)] = shell.env_value(value)
         known.vars[match.group(1)] = value
 
 

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from vllm_lint.explain.frameworks import framework_config_reports, framework_reports
-from vllm_lint.explain.report import EngineReport, Explainer, Where, engine_report, launcher_name, reported_codes, source_of
-from vllm_lint.facts import EngineFacts, Known
+from vllm_lint.explain.report import (
+    EngineReport,
+    Explainer,
+    Where,
+    engine_report,
+    launcher_name,
+    note_assumptions,
+    reported_codes,
+    source_of,
+)
+from vllm_lint.facts import EngineFacts, Known, reading
 
 
 def command_reports(path: str, kind: str, result, resolver, where: Where, reported: set) -> list[EngineReport]:
@@ -27,7 +36,8 @@ def command_reports(path: str, kind: str, result, resolver, where: Where, report
     ctx.framework_launches = _framework_prefilter(data, kind, path)[1]
     ctx.framework_engines = []
     try:
-        analyse(ctx, kind)
+        with reading(resolver.for_path(path)):
+            analyse(ctx, kind)
     except ParseError:
         return reports  # ``check`` reported the file already
     reports += framework_reports(ctx.framework_engines, where, reported)
@@ -41,6 +51,7 @@ def command_reports(path: str, kind: str, result, resolver, where: Where, report
             engine, record_version, where, explainer, why.field, f"vLLM {record_version.major}.{record_version.minor}'s default",
             kind=launcher_name(engine.kind),
         )
+        note_assumptions(report.settings, engine)
         if record.version_from:
             report.target_version_from = record.version_from
         elif record_version != version:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from vllm_lint.explain.report import EngineReport, Explainer, Where, engine_report, json_value, request_settings
+from vllm_lint.explain.report import (
+    EngineReport,
+    Explainer,
+    Where,
+    engine_report,
+    json_value,
+    note_assumptions,
+    request_settings,
+)
 from vllm_lint.facts import EngineFacts, Known, Origin
 
 
@@ -37,6 +45,7 @@ def framework_reports(built_engines: list, where: Where, reported: set) -> list[
         if pinned:
             report.target_version_from = pinned
         defaults.apply(report, explainer)
+        note_assumptions(report.settings, engine)
         report.framework = pack.name
         report.findings = sorted(
             {
@@ -48,6 +57,7 @@ def framework_reports(built_engines: list, where: Where, reported: set) -> list[
         for request, decided in zip(built.requests, built.request_decided):
             settings = request_settings(request, explainer, _FrameworkReasons(built, decided).field, target)
             defaults.apply_request(settings, request, decided)
+            note_assumptions(settings, engine)
             report.requests.append(
                 {
                     "path": where.path,

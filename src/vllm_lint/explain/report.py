@@ -341,6 +341,8 @@ def render(report: EngineReport) -> str:
         rows = [("parameter", "state", "value", "origin / reason")]
         for name, setting in request["settings"].items():
             state, value, where = _setting_columns(setting)
+            if setting.get("note"):
+                where += f" [{setting['note']}]"
             rows.append((name, state, value, where))
             if setting["state"] == "choice":
                 rows.extend(_choice_lines(setting))
@@ -438,6 +440,17 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
     report.env[RUNNER_ENV_VAR] = env_setting(engine)
     report.runner = runner_of(engine, version)
     return report
+
+
+def note_assumptions(settings: dict, engine) -> None:
+    """A written or defaulted setting of an engine whose channels were read as empty (a script's
+    ``$@``, the command line that reads a --config file): the note says which channel could change it."""
+    for name, setting in settings.items():
+        if setting.get("state") not in ("known", "default"):
+            continue
+        notes = [f"unless {assumption.channel} {assumption.verb} it" for assumption in engine.assumed if name not in assumption.decided_after]
+        if notes:
+            setting["note"] = "; ".join([setting["note"]] + notes if setting.get("note") else notes)
 
 
 def request_settings(request, explainer: Explainer, why_unknown, version: Version) -> dict:

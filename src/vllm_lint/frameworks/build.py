@@ -79,6 +79,12 @@ def _value_fact(entry: Entry):
     return _fact(entry)
 
 
+def _passed_through(channel: str):
+    from vllm_lint.facts import Assumption
+
+    return Assumption(channel, verb="override", style="name")
+
+
 def backend_is_other(pack: Pack, tree: ConfigTree) -> bool:
     """The config certainly runs another inference engine than vLLM."""
     if not pack.backend:
@@ -91,6 +97,7 @@ def backend_is_other(pack: Pack, tree: ConfigTree) -> bool:
 
 def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
     engine = EngineFacts(kind=pack.name, anchor=anchor, source="framework", env_open=True)
+    engine.assumed = tuple(_passed_through(channel) for channel in dict.fromkeys(tree.assumed))
     built = Built(engine, [])
     for spec in pack.engine:
         if "prefix" in spec:

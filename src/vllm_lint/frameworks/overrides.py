@@ -33,11 +33,19 @@ def parse_value(text: str):
 
 def apply_overrides(tree: ConfigTree, words, source, span_of) -> list[str]:
     """Apply the override words to ``tree``; returns the Hydra options met (--config-name ...)."""
+    from vllm_lint.launch.flags import glued, passed_through
+
     options: list[str] = []
     for word in words:
         text = word.text
+        if glued(word):
+            continue  # ``key=$VALUE``: the end of the override before it
+        if passed_through(word):
+            # The script's own "$@": read as carrying no override; findings say so.
+            tree.assumed.append(channel(word, source, span_of))
+            continue
         if word.open:
-            # "$@": overrides the caller passes may replace any key written so far, and add any other.
+            # "$EXTRA": overrides may replace any key written so far, and add any other.
             for entry in tree.entries.values():
                 entry.value = UNKNOWN
             tree.open = True
@@ -85,6 +93,16 @@ def apply_overrides(tree: ConfigTree, words, source, span_of) -> list[str]:
     return options
 
 
+def channel(word, source, span_of) -> str:
+    """``the arguments passed through at "$@", line 8,``: a pass-through word, as a finding names it."""
+    span = span_of(word, 0, 0) if word.located else None
+    if span is None:
+        return "the arguments passed through"
+    if source is None:
+        return f"the arguments passed through at line {span.line},"
+    return f"the arguments passed through at {source.text[word.start : word.end]}, line {span.line},"
+
+
 def _leaf_span(text: str, name: str) -> tuple[int, int] | None:
     """Where the scalar value of ``name: value`` is written in a ``{...}`` override value."""
     found = list(re.finditer(r"(?<![\w.])[\"']?" + re.escape(name) + r"[\"']?\s*:\s*([^,{}\[\]\s][^,{}\[\]]*?)\s*(?=[,}])", text))
@@ -114,9 +132,18 @@ def apply_cli_options(tree: ConfigTree, words, span_of, read_file, mount: str = 
     point's config sits at in the pack's terms (prime-rl's ``inference`` reads what
     ``rl`` reads under ``[inference]``).
     """
+    from vllm_lint.launch.flags import glued, passed_through
+
     index = 0
     while index < len(words):
         word = words[index]
+        if glued(word):
+            index += 1
+            continue
+        if passed_through(word):
+            tree.assumed.append(channel(word, None, span_of))
+            index += 1
+            continue
         if word.open:
             for entry in tree.entries.values():
                 entry.value = UNKNOWN
@@ -124,6 +151,14 @@ def apply_cli_options(tree: ConfigTree, words, span_of, read_file, mount: str = 
             index += 1
             continue
         text = word.text
+        if text is None and word.prefix.startswith("--") and "=" in word.prefix and len(word.prefix) > 3:
+            # --a.b=$VALUE: that key is unknown.
+            name = word.prefix[2:].split("=", 1)[0]
+            negated = name.startswith("no-")
+            key = ".".join(([mount] if mount else []) + [part.replace("-", "_") for part in (name[3:] if negated else name).split(".")])
+            tree.set(key, Entry(UNKNOWN, key_span=span_of(word, 0, len(word.prefix)), provenance="override", written_as=word.prefix))
+            index += 1
+            continue
         if text == "@":
             index += 1 + _merge_file(tree, words[index + 1] if index + 1 < len(words) else None, mount, read_file)
             continue
@@ -156,7 +191,7 @@ def apply_cli_options(tree: ConfigTree, words, span_of, read_file, mount: str = 
         if not values:
             tree.set(key, Entry(True, key_span=key_span, provenance="override", written_as=text, word=word))
             continue
-        if any(value is None or value_word.open for value, value_word in values):
+        if any(value is None for value, _word in values):
             tree.set(key, Entry(UNKNOWN, key_span=key_span, provenance="override", written_as=text))
             continue
         if value_words == 1:
@@ -177,7 +212,9 @@ def apply_cli_options(tree: ConfigTree, words, span_of, read_file, mount: str = 
 
 
 def _is_option(word) -> bool:
-    return word.open or (word.text is not None and (word.text == "@" or (word.text.startswith("--") and len(word.text) > 2)))
+    from vllm_lint.launch.flags import one_value
+
+    return (word.open and not one_value(word)) or (word.text is not None and (word.text == "@" or (word.text.startswith("--") and len(word.text) > 2)))
 
 
 def _merge_file(tree: ConfigTree, word, mount: str, read_file) -> int:

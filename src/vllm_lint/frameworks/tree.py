@@ -121,6 +121,8 @@ class ConfigTree:
     key_spans: dict[str, Span] = field(default_factory=dict)
     # Each written mapping, from the end of its key to the end of its content.
     mapping_spans: dict[str, Span] = field(default_factory=dict)
+    # A launch's pass-through words (``"$@"``) read as carrying no override (``facts.Assumption``).
+    assumed: list = field(default_factory=list)
 
     def _indexed(self) -> _Entries:
         """The entries, indexed (a plain dict given or assigned is converted on first use)."""

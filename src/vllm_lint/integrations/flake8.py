@@ -65,7 +65,8 @@ class VllmLintPlugin:
             from vllm_lint.config import VersionResolver
 
             source = cls.settings.target_version_source if cls.settings is not None else "--vllm-target-version"
-            cls._resolver = VersionResolver(cls.target_version, source)
+            reading = cls.settings.assume_pass_through if cls.settings is not None else "nothing"
+            cls._resolver = VersionResolver(cls.target_version, source, reading)
         return cls._resolver.for_path(filename)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
@@ -86,8 +87,11 @@ class VllmLintPlugin:
         from vllm_lint.python import analyze_tree
 
         try:
-            version, version_source = self._version_for(self.filename)
-            findings = analyze_tree(self.tree, version, self.filename, version_source)
+            from vllm_lint.facts import reading
+
+            target = self._version_for(self.filename)
+            with reading(target):
+                findings = analyze_tree(self.tree, target[0], self.filename, target[1])
         except (RecursionError, MemoryError):
             return
         if settings is not None:

@@ -69,7 +69,9 @@ class VllmLintChecker(BaseChecker):
             # A usage error, as pylint reports its own: one line, exit 2, no traceback.
             sys.stderr.write(f"pylint: error: vllm-lint: {error}\n")
             raise SystemExit(2) from None
-        self._resolver = VersionResolver(self._settings.target_version, self._settings.target_version_source)
+        self._resolver = VersionResolver(
+            self._settings.target_version, self._settings.target_version_source, self._settings.assume_pass_through
+        )
         self._excludes = self._settings.excludes()
 
     def visit_module(self, node) -> None:

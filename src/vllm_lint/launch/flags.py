@@ -16,9 +16,14 @@
    (``--disable-x`` for ``--enable-x`` from 0.33), the last one wins, unique
    prefixes of long options are accepted.
 
-Anything uncertain is ``UNKNOWN``: an unquoted expansion (``$EXTRA``) may add
-any option, so every setting written before it and every setting not written
-at all becomes unknown; a value the parser would reject is unknown too.
+Anything uncertain is ``UNKNOWN``: an unquoted expansion where an option's name
+stands (``$EXTRA``) may add any option, so every setting written before it and
+every setting not written at all becomes unknown; a value the parser would
+reject is unknown too.  Two channels are read the way a script's author plainly
+means them (``launch.words``: a word's ``channel``): an unquoted ``$VAR`` or
+``$(cmd)`` as the value of an option that takes one value, or as the model, is
+that one value; the script's own arguments (``"$@"``) carry nothing the file
+decides, and the settings a finding relies on are named in it (``Parsed.assumed``).
 """
 
 from __future__ import annotations
@@ -148,6 +153,8 @@ class Parsed:
     # known: the inline ``=value`` or the next word).  Set only for launchers whose parser is
     # vLLM's own (``vllm serve``, the API server), where the schema knows every option.
     options: list[tuple[str, Origin | None, str | None]] | None = None
+    # Pass-through words read as empty: (the word, the settings written after it).
+    assumed: list[tuple[Word, set[str]]] = field(default_factory=list)
 
 
 class ParseFailure(Exception):
@@ -157,6 +164,22 @@ class ParseFailure(Exception):
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 _UNDERSCORES = re.compile(r"(?<=--)[^\.]*")
 _MODEL_OPTION = re.compile(r"^--model(=.+|$)")
+
+
+def one_value(word: Word) -> bool:
+    """An unquoted ``$VAR``/``$(cmd)`` that, where one value stands, is that one value."""
+    return word.open and word.extra.get("channel") == "value" and not word.extra.get("glued") and not word.maybe
+
+
+def passed_through(word: Word) -> bool:
+    """The script's own arguments (``"$@"``), read as carrying nothing the file decides."""
+    return word.open and word.extra.get("channel") == "pass-through"
+
+
+def glued(word: Word) -> bool:
+    """The rest of a word whose written start was emitted before it (``--port=$PORT``): with the
+    expansion read as one value, that word is all there is."""
+    return word.open and word.extra.get("channel") == "value" and bool(word.extra.get("glued"))
 
 
 def _option_like(word: Word) -> bool:
@@ -225,11 +248,13 @@ def interpret(
     if dialect.config != "none":
         args = _pull_config(args, dialect, load_config)
 
+    through_model = False
     if dialect.positional_model and args:
         first = args[0]
-        if not first.open and not _option_like(first):
+        if (not first.open or one_value(first)) and not _option_like(first):
             model_word = first
             args = args[1:]
+        through_model = passed_through(first)
 
     items = [(word, _normalise(word.text) if (word.text is not None and dialect.flexible) else word.text) for word in args]
     if dialect.flexible:
@@ -241,6 +266,8 @@ def interpret(
         parsed.options = []
     if model_word is not None:
         state.set("model", model_word.text if model_word.text is not None else UNKNOWN, [model_word], model_word, kind="positional")
+    elif through_model:
+        state.unknown("model")  # the script's arguments start with the model
     _parse(items, state)
     for name in dialect.overridden:
         state.unknown(name)
@@ -353,7 +380,7 @@ def _dotted(items: list[tuple[Word, str | None]], parsed: Parsed) -> list[tuple[
                 raise ParseFailure(f"{text} without a value")
             value_word, value_text = items[index + 1]
             group = [word, value_word]
-            if not value_word.open:
+            if not value_word.open or one_value(value_word):
                 delete.add(index + 1)
         delete.add(index)
         as_list = name.endswith("+")
@@ -362,7 +389,7 @@ def _dotted(items: list[tuple[Word, str | None]], parsed: Parsed) -> list[tuple[
         key, *keys = name.split(".")
         groups.setdefault(key, []).append(group)
         first_word.setdefault(key, word)
-        uncertain = word.maybe or (value_word is not None and (value_word.open or value_word.maybe))
+        uncertain = word.maybe or (value_word is not None and (value_word.text is None or value_word.maybe))
         if value_text is None or uncertain:
             unknown_keys.add(key)
             continue
@@ -410,6 +437,8 @@ class _State:
         if kind is not None and origin is not None:
             origin = Origin(origin.span, kind, origin.container, origin.path)
         parsed.groups.setdefault(name, []).append(group)
+        for _word, after in parsed.assumed:
+            after.add(name)
         if maybe:
             parsed.fields[name] = UNKNOWN
             return
@@ -424,9 +453,13 @@ class _State:
         if name == "return_sampling_mask":
             self.parsed.mask_word = None
 
-    def open(self) -> None:
-        """An expansion to unknown words: whatever it may set is unknown."""
+    def open(self, word: Word | None = None) -> None:
+        """An expansion to unknown words: whatever it may set is unknown (the script's own
+        arguments: read as empty, and remembered for the findings' notes)."""
         parsed = self.parsed
+        if word is not None and passed_through(word):
+            parsed.assumed.append((word, set()))
+            return
         parsed.open = True
         for name in list(parsed.fields):
             if name in NON_UPSTREAM:
@@ -444,8 +477,9 @@ class _State:
 
 
 def _unknown_single(word: Word) -> bool:
-    """Exactly one argv word whose text is unknown (a quoted ``"$VAR"``, an unknown list element)."""
-    return word.text is None and not word.open and not word.maybe
+    """Exactly one argv word whose text is unknown (a quoted ``"$VAR"``, an unknown list element,
+    an unquoted ``$VAR`` read as one value)."""
+    return word.text is None and (not word.open or one_value(word)) and not word.maybe
 
 
 def _unknown_value_on_some_paths(word: Word) -> bool:
@@ -517,8 +551,10 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
     while index < count:
         word, text = items[index]
         index += 1
+        if glued(word):
+            continue  # the end of the unknown word before it
         if word.open:
-            state.open()
+            state.open(word)
             continue
         if "parsed" in word.extra:
             continue  # the JSON value of an option this table does not know
@@ -584,9 +620,9 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
                 for dotted_group in group[:-1]:
                     state.parsed.groups.setdefault(flag.field, []).append(dotted_group)
                 group = group[-1]
-            elif value_word.open:
+            elif value_word.open and not one_value(value_word):
                 state.set(flag.field, UNKNOWN, group, word, maybe)
-                state.open()
+                state.open(value_word)
                 continue
             elif value_word.text is None:
                 value = UNKNOWN
@@ -598,7 +634,7 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
         elements: list[object] = []
         group = [word]
         uncertain = maybe
-        opened = False
+        opened: Word | None = None
         if eq:
             elements.append(inline)
         else:
@@ -606,16 +642,18 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
                 element = items[index][0]
                 index += 1
                 group.append(element)
+                if glued(element):
+                    continue
                 if element.open:
-                    opened = True
+                    opened = element
                     break
                 if element.maybe:
                     uncertain = True
                 elements.append(element.text if element.text is not None else UNKNOWN)
-        if opened or (not elements and not eq):
+        if opened is not None or (not elements and not eq):
             state.set(flag.field, UNKNOWN, group, word, uncertain)
-            if opened:
-                state.open()
+            if opened is not None:
+                state.open(opened)
             continue
         state.set(flag.field, elements, group, word, uncertain)
 

@@ -152,7 +152,10 @@ def named_elsewhere(path: str) -> bool:
     full = os.path.normpath(os.path.abspath(path))
     root = project_root(full)
     if root is None:
-        return True  # no project to search: a command line anywhere may name it
+        # No project: the command line that reads it is not one we could read (strict reading: may name it).
+        from vllm_lint.facts import Reading
+
+        return not Reading.lenient()
     references = config_references(root)
     if references is None:
         return True

@@ -3,7 +3,12 @@
 It is not a shell.  It splits a script into simple commands, expands the
 words it can (quotes, escapes, ``$VAR`` whose value the script set), and keeps
 the rest unknown: an unquoted ``$VAR`` of unknown value may expand to any
-number of words, so it becomes an ``open`` word.  Control structures are
+number of words, so it becomes an ``open`` word.  Its ``channel`` says how the
+author plainly means it (``Reading``, unless the strict reading is chosen):
+``"value"`` for a ``$VAR``/``$(cmd)`` that is one value where one value stands,
+``"pass-through"`` for the script's own arguments (``"$@"``, ``${@:2}``; in a
+function only when every call passes the script's arguments on).  A value
+computed by ``$((...))`` is one word (``ONE_WORD``).  Control structures are
 followed far enough for a must-analysis: branches are joined (a variable
 keeps its value only when every branch agrees), loops forget what they
 assign, ``source``/``eval`` forget everything, subshells and pipeline
@@ -19,7 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import ABSENT, UNKNOWN
+from vllm_lint.facts import ABSENT, UNKNOWN, Reading
 from vllm_lint.launch.launchers import might_launch
 from vllm_lint.launch.words import SHELL, Word, open_word
 
@@ -69,6 +74,12 @@ class Unknown:
     split: bool = True  # unquoted: may expand to several words
     empty: bool = False  # expands to nothing (a comment in backticks)
     many: bool = False  # "${ARRAY[@]}": several words even when quoted
+    arguments: bool = False  # "${@:2}": the positional parameters
+
+# A variable whose value is unknown but one word without blanks (``$((30000 + rank))``).
+ONE_WORD = type("OneWord", (), {"__repr__": lambda self: "ONE_WORD"})()
+# Names that say a variable holds several words: where a flag stands, any number of them.
+_LIST_NAME = re.compile(r"ARGS|FLAGS|OPTS|OPTIONS|PARAMS|EXTRA|CMD|CLI", re.IGNORECASE)
 
 
 @dataclass(eq=False, slots=True)
@@ -394,6 +405,8 @@ _BRACED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:(:?[-=+?])(.
 def _braced(inner: str, quoted: bool, start: int):
     if re.search(r"\[[@*]\]", inner) and not inner.startswith("#"):
         return Unknown(quoted, start, many=True)  # an array's elements
+    if inner.startswith("@:") or (inner.startswith("*:") and not quoted):
+        return Unknown(quoted, start, many=True, arguments=True)  # ${@:2}: some of the script's arguments
     match = _BRACED.match(inner)
     if not match or inner.startswith(("#", "!")) and len(inner) > 1:
         return Unknown(quoted, start, split=not inner.startswith("#"))
@@ -440,7 +453,7 @@ class ShellState:
         if export or self.allexport:
             self.exported.add(name)
         if name in self.exported:
-            self.env[name] = value
+            self.env[name] = env_value(value)
         else:
             # It may have come from the environment, which this assignment then changes.
             self.env[name] = UNKNOWN
@@ -448,7 +461,7 @@ class ShellState:
     def export(self, name: str) -> None:
         self.exported.add(name)
         if name in self.vars:
-            self.env[name] = self.vars[name]
+            self.env[name] = env_value(self.vars[name])
 
     def unset(self, name: str) -> None:
         self.vars[name] = ABSENT
@@ -470,6 +483,11 @@ class ShellState:
 
 
 _MISSING = object()
+
+
+def env_value(value: object) -> object:
+    """A variable's value as the environment holds it: text, ABSENT or UNKNOWN."""
+    return UNKNOWN if value is ONE_WORD else value
 
 
 def join(states: list[ShellState]) -> ShellState:
@@ -514,8 +532,11 @@ class Mapper:
         return -1
 
 
-def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = True) -> list[Word]:
-    """The words a shell word becomes (several when an unquoted value splits)."""
+def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = True, script_arguments: bool = True) -> list[Word]:
+    """The words a shell word becomes (several when an unquoted value splits).
+
+    ``script_arguments``: ``$@`` holds the script's own arguments (at the top level, or in a
+    function every call of which passes them on); else whatever a caller passed."""
     start = mapper(raw.start)
     last = mapper(raw.end - 1)
     end = last + 1 if last >= 0 else -1
@@ -544,12 +565,19 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             words.append(word)
         chars, offs, unknown, present, suffix = [], [], False, False, []
 
-    def open_rest(position: int) -> Word:
-        """The unknown words an unquoted expansion splits into; the last ends with the literal rest."""
+    lenient = Reading.lenient()
+
+    def open_rest(position: int, channel: str | None = None, after_text: bool = False) -> Word:
+        """The unknown words an unquoted expansion splits into; the last ends with the literal rest.
+        ``channel``: how it is read (module docstring); ``after_text``: the word began before it."""
         word = open_word(start, end)
         rest = raw.parts[position + 1 :]
         if rest and all(isinstance(p, Lit) for p in rest):
             word.suffix = "".join(p.text for p in rest)
+        if channel is not None and lenient:
+            word.extra["channel"] = channel
+            if after_text:
+                word.extra["glued"] = True
         return word
 
     for position, part in enumerate(raw.parts):
@@ -567,14 +595,16 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             continue
         if isinstance(part, Unknown) and part.empty:
             continue
-        if (isinstance(part, Var) and (part.name == "@" or (part.name == "*" and not part.quoted))) or (
-            isinstance(part, Unknown) and part.many
-        ):
-            # "$@" / $@ / $*: any number of words.
-            if chars or present or unknown:
+        arguments = (isinstance(part, Var) and (part.name == "@" or (part.name == "*" and not part.quoted))) or (
+            isinstance(part, Unknown) and part.arguments
+        )
+        if arguments or (isinstance(part, Unknown) and part.many):
+            # "$@" / $@ / $* / "${ARRAY[@]}": any number of words (none at all: "$@" alone
+            # is no word when there are no arguments).
+            if chars or unknown:
                 unknown = True
                 emit()
-            words.append(open_word(start, end))
+            words.append(open_rest(position, "pass-through" if arguments and script_arguments else None))
             return words
         if isinstance(part, Var):
             value = _var_value(part, state)
@@ -582,9 +612,11 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
         else:
             value = UNKNOWN
             splits = not part.quoted and part.split
+        if value is ONE_WORD:
+            splits = False  # $((...)): a number, never split
         if not splits:
             present = True
-            if value is UNKNOWN:
+            if value is UNKNOWN or value is ONE_WORD:
                 unknown = True
                 suffix = []
             elif value is not ABSENT and not unknown:
@@ -595,10 +627,12 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             continue
         # An unquoted expansion is split into words.
         if value is UNKNOWN:
-            if chars or present or unknown:
+            after_text = bool(chars or present or unknown)
+            if after_text:
                 unknown = True
                 emit()
-            words.append(open_rest(position))
+            listed = isinstance(part, Var) and _LIST_NAME.search(part.name) is not None
+            words.append(open_rest(position, None if listed else "value", after_text))
             return words  # the rest of this word belongs to the unknown words
         if value is ABSENT:
             continue
@@ -622,6 +656,9 @@ def _var_value(part: Var, state: ShellState) -> object:
     op = part.op
     if op == "":
         return value
+    if value is ONE_WORD:
+        # Never empty: the defaults do not apply; ``:+``/``+`` give their word.
+        return (part.arg or "") if op in (":+", "+") else value
     if value is UNKNOWN:
         return UNKNOWN
     is_set = value is not ABSENT
@@ -641,9 +678,11 @@ def _var_value(part: Var, state: ShellState) -> object:
 
 
 def assignment_value(raw: RawWord, skip: int, state: ShellState) -> object:
-    """The value of ``NAME=value`` (no field splitting): a string or UNKNOWN."""
+    """The value of ``NAME=value`` (no field splitting): a string, ONE_WORD (unknown text
+    without blanks, from ``$((...))``) or UNKNOWN."""
     chars: list[str] = []
     first = True
+    one_word = False
     for part in raw.parts:
         if isinstance(part, Lit):
             chars.append(part.text[skip:] if first else part.text)
@@ -653,13 +692,21 @@ def assignment_value(raw: RawWord, skip: int, state: ShellState) -> object:
         if isinstance(part, Unknown):
             if part.empty:
                 continue
-            return UNKNOWN
+            if part.split or part.quoted or part.many:
+                return UNKNOWN
+            one_word = True  # $(( ... )), ${#name}: a number
+            continue
         value = _var_value(part, state)
         if value is UNKNOWN:
             return UNKNOWN
-        if value is not ABSENT:
+        if value is ONE_WORD:
+            one_word = True
+        elif value is not ABSENT:
             chars.append(value)
-    return "".join(chars)
+    text = "".join(chars)
+    if one_word:
+        return ONE_WORD if not any(ch in text for ch in " \t\n") else UNKNOWN
+    return text
 
 
 # ---------------------------------------------------------- interpretation
@@ -741,6 +788,43 @@ def _group_end(tokens: list, start: int) -> int:
     return len(tokens)
 
 
+def _passes_arguments_on(tokens: list, name: str) -> bool:
+    """Whether ``name`` is called at least once, and every call's arguments are the script's own."""
+    calls = 0
+    count = len(tokens)
+    for index, token in enumerate(tokens):
+        if not isinstance(token, RawWord) or token.literal() != name:
+            continue
+        previous = tokens[index - 1] if index else None
+        if isinstance(previous, RawWord) and previous.literal() == "function":
+            continue  # the definition
+        if index + 1 < count and isinstance(tokens[index + 1], Op) and tokens[index + 1].op == "(":
+            continue  # name() { ... }
+        at_start = previous is None or isinstance(previous, Newline) or (
+            isinstance(previous, Op) and previous.op in TERMINATORS | {"(", ")"}
+        ) or (isinstance(previous, RawWord) and previous.literal() in RESERVED)
+        if not at_start:
+            continue  # a word of another command (echo main)
+        calls += 1
+        for argument in tokens[index + 1 :]:
+            if not isinstance(argument, RawWord):
+                break
+            if not _is_arguments(argument):
+                return False
+    return calls > 0
+
+
+def _is_arguments(raw: RawWord) -> bool:
+    """``"$@"``, ``$@``, ``$*``, ``"${@:2}"``: the script's own arguments, and nothing else."""
+    parts = [part for part in raw.parts if not (isinstance(part, Lit) and part.text == "" and part.quoted)]
+    if len(parts) != 1:
+        return False
+    part = parts[0]
+    if isinstance(part, Var):
+        return part.name == "@" or (part.name == "*" and not part.quoted)
+    return isinstance(part, Unknown) and part.arguments
+
+
 class Interpreter:
     """Walk a script's tokens; call ``on_command`` for every simple command that runs a program."""
 
@@ -758,6 +842,7 @@ class Interpreter:
         self.state = state or ShellState()
         self.multiline = multiline
         self.functions: dict[str, set[str]] = {}
+        self._calls: dict[str, bool] = {}
         self.frames: list[_Frame] = []
         self._assigned_after: list[tuple[int, set[str]]] | None = None
 
@@ -1037,15 +1122,24 @@ class Interpreter:
         if name is not None and not might_launch(name):
             return  # echo, cat, pip ...: no engine, and no change to the shell's state
         words: list[Word] = []
+        frame = self._top("function")
+        script_arguments = frame is None or self._passes_arguments_on(frame.name or "")
         for raw in raws:
-            words.extend(expand(raw, state, self.mapper, self.multiline))
+            words.extend(expand(raw, state, self.mapper, self.multiline, script_arguments))
         env = dict(state.env)
         env_open = state.env_open
         for var, raw, skip in assignments:
-            env[var] = assignment_value(raw, skip, state)
+            env[var] = env_value(assignment_value(raw, skip, state))
         start = self.mapper(raws[0].start)
         last = self.mapper(raws[-1].end - 1)
         self.on_command(Command(words, env, env_open, start, last + 1 if last >= 0 else start))
+
+    def _passes_arguments_on(self, name: str) -> bool:
+        """Every call of function ``name`` in the script passes it the script's own arguments
+        (``main "$@"``) or none: its ``$@`` is then the script's."""
+        if name not in self._calls:
+            self._calls[name] = _passes_arguments_on(self.tokens, name)
+        return self._calls[name]
 
     def _printf_to_variable(self, raws: list[RawWord]) -> None:
         """``printf -v NAME FORMAT ...`` assigns NAME at run time: its value is unknown."""

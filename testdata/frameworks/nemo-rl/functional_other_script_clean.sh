@@ -6,7 +6,7 @@ uv run $PROJECT_ROOT/tools/run_grpo_math.py \
     ++policy.generation.vllm_kwargs.return_sampling_mask=true
 python "$PROJECT_ROOT/examples/run_grpo_math.py.bak" \
     ++policy.generation.vllm_kwargs.return_sampling_mask=true
-# Passed-through arguments after the override may undo it: no finding.
+# Extra overrides from a variable after the override may undo it: no finding.
 uv run $PROJECT_ROOT/examples/run_grpo_math.py \
     ++policy.generation.vllm_kwargs.return_sampling_mask=true \
-    "$@"
+    $EXTRA_OVERRIDES
