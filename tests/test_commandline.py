@@ -751,3 +751,46 @@ def test_a_flat_file_is_a_vllm_config_only_when_nothing_says_it_is_another_progr
     assert lint_file(str(project / "conf" / "serving.yaml"), version).findings == []
     project_module._references.clear()
     # (A file a vLLM launch passes is a vLLM config whatever else names it: configfiles/launched/argv-args.yaml.)
+
+
+# ------------------------------------------------------------------ standalone --config files
+
+
+SERVE_YAML = "model: Qwen/Qwen3-8B\nreturn-sampling-mask: true\nlogprobs-mode: raw_logprobs\ntensor-parallel-size: 2\n"
+
+
+def test_a_standalone_config_file_names_the_command_line_it_assumes(tmp_path):
+    (tmp_path / ".git").mkdir()
+    result = lint_text(tmp_path, "serve.yaml", SERVE_YAML)
+    assert found(result) == [(3, 1, "VLM105")]
+    assert result.findings[0].message.endswith("(unless the command line that reads this file sets --logprobs-mode)")
+    # Named by a script of the project: that command line may add --logprobs-mode.
+    (tmp_path / "serve.sh").write_text("vllm serve --config serve.yaml --logprobs-mode processed_logprobs\n", encoding="utf-8")
+    from vllm_lint.launch import project
+
+    project._references.clear()
+    assert found(lint_text(tmp_path, "serve.yaml", SERVE_YAML)) == []
+
+
+def test_a_standalone_config_file_read_strictly_says_nothing(tmp_path):
+    from vllm_lint.config import Target
+
+    (tmp_path / ".git").mkdir()
+    path = tmp_path / "serve.yaml"
+    path.write_text(SERVE_YAML, encoding="utf-8")
+    assert lint_file(str(path), lambda _path: Target(V033, "test", pass_through="anything")).findings == []
+
+
+def test_assume_pass_through_is_read_from_the_project(tmp_path):
+    from vllm_lint.config import ConfigError, VersionResolver, load_settings
+
+    (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nassume-pass-through = "anything"\n', encoding="utf-8")
+    settings = load_settings(tmp_path)
+    assert settings.assume_pass_through == "anything"
+    resolver = VersionResolver(V033, "test", settings.assume_pass_through)
+    script = tmp_path / "serve.sh"
+    script.write_text('vllm serve m --return-sampling-mask "$@"\n', encoding="utf-8")
+    assert lint_file(str(script), resolver.for_path).findings == []
+    (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nassume-pass-through = "everything"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match='assume-pass-through must be "nothing" or "anything"'):
+        load_settings(tmp_path)

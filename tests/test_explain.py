@@ -223,6 +223,22 @@ def test_words_a_linter_cannot_expand_make_settings_unknown(capsys):
     assert engine["findings"] == []
 
 
+def test_the_scripts_own_arguments_are_read_as_empty_and_noted(capsys):
+    engine = only(capsys, "serving/forward.sh", "--target-version", "0.33")
+    note = 'unless the arguments passed through at "$@", line 3, set it'
+    assert engine["settings"]["logprobs_mode"] == {
+        "state": "default",
+        "value": "raw_logprobs",
+        "from": "vLLM 0.33's default",
+        "note": note,
+    }
+    assert engine["settings"]["return_sampling_mask"]["note"] == note
+    assert "note" not in engine["settings"]["tensor_parallel_size"]  # written after: the arguments cannot change it
+    assert engine["findings"] == ["VLM105"]
+    code, out, _err = explain(capsys, "serving/forward.sh", "--target-version", "0.33")
+    assert code == 0 and f"vLLM 0.33's default [{note}]" in out
+
+
 def test_engine_args_from_the_command_line_of_the_script(capsys):
     engine = only(capsys, "cli_engine.py", "--target-version", "0.33")
     assert engine["kind"] == "EngineArgs"

@@ -97,9 +97,14 @@ class _CommandReasons:
         return f"{self._open_words()} may set it"
 
     def _open_words(self) -> str:
-        """The words of the command vllm-lint cannot expand, as written."""
+        """The words of the command vllm-lint cannot expand, as written (not those read as one
+        value, nor the script's own arguments, read as none)."""
+        from vllm_lint.launch.flags import glued, one_value, passed_through
+
         written = []
         for word in self.record.argv:
+            if one_value(word) or glued(word) or passed_through(word):
+                continue
             if word.open and word.start >= 0 and word.path is None and word.end > word.start:
                 text = self.source.text[word.start : word.end]
                 line = self.source.position(word.start)[0]

@@ -95,12 +95,15 @@ def apply_overrides(tree: ConfigTree, words, source, span_of) -> list[str]:
 
 def channel(word, source, span_of) -> str:
     """``the arguments passed through at "$@", line 8,``: a pass-through word, as a finding names it."""
-    span = span_of(word, 0, 0) if word.located else None
+    written = word.extra.get("written")  # a Python argv list's ``sys.argv[1:]``
+    span = word.extra.get("span") if written else span_of(word, 0, 0) if word.located else None
     if span is None:
         return "the arguments passed through"
-    if source is None:
+    if written is None and source is not None:
+        written = source.text[word.start : word.end]
+    if written is None:
         return f"the arguments passed through at line {span.line},"
-    return f"the arguments passed through at {source.text[word.start : word.end]}, line {span.line},"
+    return f"the arguments passed through at {written}, line {span.line},"
 
 
 def _leaf_span(text: str, name: str) -> tuple[int, int] | None:

@@ -325,6 +325,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             return StdName(f"os.{name}")
         if module == "json" and name == "loads":
             return StdName("json.loads")
+        if module == "sys" and name == "argv":
+            return StdName("sys.argv")
         if module == "copy" and name in ("copy", "deepcopy"):
             return StdName(f"copy.{name}")
         if module == "dataclasses" and name == "asdict":

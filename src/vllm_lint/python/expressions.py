@@ -208,6 +208,11 @@ class ExpressionsMixin:
             key = self._eval(node.slice)
             return self._env_get(key)
         base = self._eval(node.value)
+        if base == StdName("sys.argv") and isinstance(node.slice, ast.Slice):
+            arguments = ListObj([], exact=False)  # sys.argv[1:]: the process's own arguments
+            if not self._argv_written():
+                arguments.through = node
+            return arguments
         key = self._eval(node.slice)
         if isinstance(base, DictObj) and isinstance(key, str):
             slot = base.items.get(key)
@@ -220,6 +225,26 @@ class ExpressionsMixin:
         ):
             return base.elems[key]
         return UNKNOWN
+
+    def _argv_written(self) -> bool:
+        """The module assigns or changes ``sys.argv`` (or ``argv``): then its arguments are the code's."""
+        written = getattr(self, "_argv_written_cache", None)
+        if written is None:
+            written = False
+            for node in ast.walk(self.tree):
+                target = None
+                if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    target = next((t for t in targets if _names_argv(t)), None)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _names_argv(node.func.value):
+                    target = node
+                elif isinstance(node, ast.Delete):
+                    target = next((t for t in node.targets if _names_argv(t)), None)
+                if target is not None:
+                    written = True
+                    break
+            self._argv_written_cache = written
+        return written
 
     def _eval_Dict(self, node: ast.Dict) -> DictObj:
         result = DictObj()
@@ -242,11 +267,14 @@ class ExpressionsMixin:
         result = ListObj(node=node)
         spans: list | None = []
         for elt in node.elts:
+            # The process's own arguments are passed through only as the list's last elements.
+            result.through = None
             if isinstance(elt, ast.Starred):
                 inner = self._eval(elt.value)
                 if isinstance(inner, ListObj):
-                    kept = inner.spans is not None and len(inner.spans) == len(inner.elems)
-                    spans = spans + inner.spans if spans is not None and kept else None
+                    kept = (inner.spans is not None and len(inner.spans) == len(inner.elems)) or not inner.elems
+                    spans = spans + (inner.spans or []) if spans is not None and kept else None
+                    result.through = inner.through if result.exact else None
                     result.exact, result.optional = concatenated(result, inner)
                     result.elems.extend(inner.elems)
                 else:
@@ -362,6 +390,7 @@ class ExpressionsMixin:
             result = ListObj(list(left.elems) + list(right.elems), exact)
             result.optional = optional
             result.spans = joined_spans(left, right)
+            result.through = right.through if left.exact else None
             return result
         if isinstance(op, ast.Mult) and (isinstance(left, ListObj) or isinstance(right, ListObj)):
             repeated = _repeated(left, right) if isinstance(left, ListObj) else _repeated(right, left)
@@ -551,3 +580,10 @@ _BINOPS = {
     ),
     ast.Div: lambda a, b: a / b,
 }
+
+
+def _names_argv(node: ast.AST) -> bool:
+    """``sys.argv``, ``argv``, or an element or slice of them."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return (isinstance(node, ast.Attribute) and node.attr == "argv") or (isinstance(node, ast.Name) and node.id == "argv")

@@ -38,7 +38,7 @@ STD_MODULES = frozenset(
         "ray",
         "ray.runtime_env",
     }
-    | {"subprocess", "asyncio", "dataclasses", "shlex"}
+    | {"subprocess", "asyncio", "dataclasses", "shlex", "sys"}
 )
 _DICT_METHODS = frozenset(dir(dict))
 MAX_UNROLLED_ITEMS = 64  # a loop over a longer known sequence is analysed as a whole

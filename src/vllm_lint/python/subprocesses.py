@@ -128,8 +128,22 @@ def _list_words(value, node, call_span: Span, list_type) -> list[Word] | None:
         for word, maybe in zip(words, optional):
             word.maybe = maybe  # rendered on some paths only: the others leave it out
     elif not value.exact:
-        words.append(open_word())
+        words.append(_rest(value))
     return words
+
+
+def _rest(value) -> Word:
+    """The unknown end of a list; ``sys.argv[1:]`` there is the process's own arguments, read as
+    carrying nothing the code decides (``facts.Reading``)."""
+    from vllm_lint.facts import Reading
+
+    word = open_word()
+    through = value.through
+    if through is not None and Reading.lenient():
+        word.extra["channel"] = "pass-through"
+        word.extra["written"] = ast.unparse(through)
+        word.extra["span"] = _span(through)
+    return word
 
 
 def _elements(args: list, values: dict, call_span: Span, list_type) -> list[Word]:
@@ -175,6 +189,15 @@ def _is_environ(analysis, node, std_type) -> bool:
 
 def _clean(env: dict) -> dict[str, object]:
     return {key: (value if isinstance(value, str) or value is ABSENT else UNKNOWN) for key, value in env.items() if key != "*cleared*"}
+
+
+def _passed_through(word: Word, decided_after: set):
+    """``the arguments passed through at sys.argv[1:], line 12,``."""
+    from vllm_lint.facts import Assumption
+
+    written, span = word.extra.get("written"), word.extra.get("span")
+    where = f" at {written}, line {span.line}," if written and span is not None else ""
+    return Assumption(f"the arguments passed through{where}", decided_after=frozenset(decided_after))
 
 
 @dataclass
@@ -265,6 +288,7 @@ class _Engines:
         facts.options = parsed.options
         facts.env = _clean(launch.env)
         facts.env_open = launch.env_open
+        facts.assumed = tuple(_passed_through(word, after) for word, after in parsed.assumed)
         self.analysis.engines.append(facts)
 
     def load_config(self, word: Word, dialect) -> list[Word] | None:

@@ -65,7 +65,7 @@ class DictObj:
 class ListObj:
     """A list or tuple; ``exact=False``: more elements of unknown value may exist."""
 
-    __slots__ = ("alloc", "elems", "exact", "node", "spans", "optional")
+    __slots__ = ("alloc", "elems", "exact", "node", "spans", "optional", "through")
 
     def __init__(self, elems: list | None = None, exact: bool = True, node: ast.AST | None = None, alloc: int | None = None):
         self.alloc = alloc if alloc is not None else new_alloc()
@@ -78,12 +78,16 @@ class ListObj:
         # on two paths, ``if v is True: argv.append(flag) else: argv += [flag, str(v)]``): per
         # element, whether it may be absent.  None: not known which (more elements may exist).
         self.optional: list[bool] | None = None
+        # The expression of the process's own arguments (``sys.argv[1:]``) that the unknown
+        # elements are, after the known ones; None when they are anything else.
+        self.through: ast.AST | None = None
 
     def forget(self) -> None:
         self.elems = []
         self.exact = False
         self.spans = None
         self.optional = None
+        self.through = None
 
     def __deepcopy__(self, memo: dict) -> ListObj:
         copy = ListObj([], self.exact, self.node, self.alloc)
@@ -91,6 +95,7 @@ class ListObj:
         copy.elems = [_deepcopy(e, memo) for e in self.elems]
         copy.spans = None if self.spans is None else list(self.spans)
         copy.optional = None if self.optional is None else list(self.optional)
+        copy.through = self.through
         return copy
 
 
@@ -116,8 +121,10 @@ def concatenated(first: ListObj, second: object) -> tuple[bool, list[bool] | Non
 
 def joined_spans(first: ListObj, second: object) -> list | None:
     """Element spans of ``first + second`` when both lists kept theirs."""
-    if not isinstance(second, ListObj) or first.spans is None or second.spans is None:
+    if not isinstance(second, ListObj) or first.spans is None or (second.spans is None and second.elems):
         return None
+    if second.spans is None:
+        return list(first.spans)  # nothing known added (``+ sys.argv[1:]``)
     if len(first.spans) != len(first.elems) or len(second.spans) != len(second.elems):
         return None
     return first.spans + second.spans
