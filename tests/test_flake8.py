@@ -79,3 +79,16 @@ def test_plugin_uses_flakes_tree_not_the_file(tmp_path, monkeypatch):
     plugin = VllmLintPlugin(ast.parse(BAD), lines, str(tmp_path / "does-not-exist.py"))
     results = list(plugin.run())
     assert [(line, col, text.split()[0]) for line, col, text, _ in results] == [(2, 6, "VLM105")]
+
+
+def test_forwarded_arguments_read_as_check_reads_them(tmp_path):
+    """An argv list ending in sys.argv[1:]: the same finding and note as ``vllm-lint check``,
+    and nothing under the project's strict reading."""
+    source = TESTDATA / "commandline" / "channels" / "forward_argv.py"
+    code, out, err = flake8("--select", "VLM", "--vllm-target-version", "0.33", str(source))
+    assert code == 1, err
+    lines = [line.split(":")[1] for line in out.splitlines()]
+    assert lines == ["12", "21"]
+    assert "(unless the arguments passed through at sys.argv[1:], line 12, set --logprobs-mode)" in out
+    (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nassume-pass-through = "anything"\n')
+    assert flake8("--select", "VLM", "--vllm-target-version", "0.33", str(source), cwd=tmp_path)[0] == 0

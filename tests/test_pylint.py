@@ -137,3 +137,15 @@ def test_noqa_comments_are_honoured(tmp_path):
     ]:
         source.write_text("from vllm import LLM\n" + call.format(first=first, comment=comment))
         assert bool(_pylint_lines(source)) is reported, first + comment
+
+
+def test_forwarded_arguments_read_as_check_reads_them(tmp_path):
+    """An argv list ending in sys.argv[1:]: the CLI's findings, and none under the strict reading."""
+    from fixtures import TESTDATA
+
+    source = TESTDATA / "commandline" / "channels" / "forward_argv.py"
+    _, found = pylint("--vllm-target-version=0.33", str(source))
+    assert {(line, code) for line, code, _ in found[str(source)]} == {(12, "VLM105"), (21, "VLM105")}
+    (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nassume-pass-through = "anything"\n')
+    _, found = pylint("--vllm-target-version=0.33", str(source), cwd=tmp_path)
+    assert str(source) not in found

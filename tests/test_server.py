@@ -372,6 +372,33 @@ def test_a_script_without_an_extension_is_read_by_its_language(server, project):
     assert [d["code"] for d in server.diagnostics(path)] == ["VLM105"]
 
 
+FORWARDING_SCRIPT = 'model=${1:-Qwen/Qwen3-8B}\nvllm serve ${model} --port ${PORT} --return-sampling-mask "${@:2}"\n'
+
+
+def test_a_script_that_forwards_its_arguments_says_what_it_assumes(server, project, tmp_path):
+    path = project / "forward.sh"
+    server.open(path, FORWARDING_SCRIPT, "shellscript")
+    [diagnostic] = server.diagnostics(path)
+    assert diagnostic["code"] == "VLM105"
+    assert '(unless the arguments passed through at "${@:2}", line 2, set --logprobs-mode)' in diagnostic["message"]
+    actions = server.code_actions(path, diagnostic["range"], [diagnostic])
+    fix = next(a for a in actions if a["kind"] == "quickfix" and "VLM105" in a["title"] and "Disable" not in a["title"])
+    fixed = apply_edits(FORWARDING_SCRIPT, fix["edit"]["changes"][uri(path)])
+    assert fixed == cli_result(tmp_path, "forward.sh", FORWARDING_SCRIPT, "--fix")
+
+
+def test_the_strict_reading_of_a_project_applies_to_its_documents(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nassume-pass-through = "anything"\n')
+    client = Client(cwd=str(tmp_path))
+    client.initialize(tmp_path)
+    try:
+        path = tmp_path / "forward.sh"
+        client.open(path, FORWARDING_SCRIPT, "shellscript")
+        assert client.diagnostics(path) == []
+    finally:
+        client.close()
+
+
 # ------------------------------------------------------------------ configuration
 
 

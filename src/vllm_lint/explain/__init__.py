@@ -77,8 +77,10 @@ def explain_file(target: Target, resolver, settings) -> tuple[list[EngineReport]
     where = Where(path)
     if kind == "python":
         from vllm_lint.explain.python import python_reports
+        from vllm_lint.facts import reading
 
-        reports = python_reports(path, result, version, where, reported, why)
+        with reading(resolver.for_path(path)):
+            reports = python_reports(path, result, version, where, reported, why)
         _character_columns(reports, path, result.source)
     elif kind is not None:
         from vllm_lint.explain.commands import command_reports

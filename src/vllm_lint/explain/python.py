@@ -13,6 +13,7 @@ from vllm_lint.explain.report import (
     engine_report,
     json_value,
     launcher_name,
+    note_assumptions,
     reported_codes,
     request_settings,
     source_of,
@@ -68,6 +69,7 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
         kind = launcher_name(engine.kind) if engine.source == "command-line" else None
         report = engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default", kind=kind)
         report.argv_launch = engine.source == "command-line"
+        note_assumptions(report.settings, engine)
         call = getattr(engine, "call", None)
         if report.argv_launch and call is not None:
             report.call_lines = (call.line, call.end_line or call.line)
