@@ -166,14 +166,18 @@ class Client:
 
     def close(self) -> None:
         try:
-            self.request("shutdown", None, timeout=10)
-            self.notify("exit", None)
-            self.process.wait(timeout=10)
+            if self.process.poll() is None:  # a test may have shut it down already
+                self.request("shutdown", None, timeout=10)
+                self.notify("exit", None)
+                self.process.wait(timeout=10)
         except (TimeoutError, ConnectionError, BrokenPipeError, OSError, subprocess.TimeoutExpired):
             self.process.kill()
             self.process.wait()
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-            stream.close()
+            try:
+                stream.close()
+            except OSError:  # unflushed input to a process that has exited
+                pass
 
 
 def apply_edits(text: str, edits: list[dict]) -> str:

@@ -677,3 +677,94 @@ def test_options_from_the_editor():
     defaults = Options.from_client({"debounceMs": "fast", "fixMode": "everything", "select": [1, None]})
     assert (defaults.debounce, defaults.fix_mode, defaults.select) == (0.2, "keep-replay", [])
     assert Options.from_client(None) == Options()
+
+
+# ------------------------------------------------------------------ every form of document URI
+
+
+def _open_uri(client: Client, document_uri: str, text: str, language: str = "python") -> None:
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": document_uri, "languageId": language, "version": 1, "text": text}}
+    )
+
+
+def _published(client: Client, document_uri: str) -> list[dict]:
+    return client.wait_for("textDocument/publishDiagnostics", lambda p: p["uri"] == document_uri)["diagnostics"]
+
+
+# What editors send: ``Path.as_uri()`` and VS Code percent-encode spaces and non-ASCII letters,
+# VS Code encodes a Windows drive's colon, other clients write it as it is.
+URI_FORMS = {
+    "space and non-ASCII letters": lambda folder: (folder / "my project" / "ünï.py").as_uri(),
+    "Windows drive, colon encoded": lambda folder: "file:///c%3A/Users/me/my%20project/rollout.py",
+    "Windows drive": lambda folder: "file:///C:/Users/me/rollout.py",
+    "untitled, encoded": lambda folder: "untitled:Untitled%201",
+}
+
+
+@pytest.mark.parametrize("form", list(URI_FORMS))
+def test_every_form_of_uri_gets_diagnostics_and_fixes(server, project, form):
+    (project / "my project").mkdir()
+    document_uri = URI_FORMS[form](project)
+    _open_uri(server, document_uri, ROLLOUT)
+    [diagnostic] = _published(server, document_uri)
+    assert diagnostic["code"] == "VLM105"
+    actions = server.code_actions_for(document_uri, diagnostic)
+    fix = next(a for a in actions if a["title"].startswith("vllm-lint (VLM105)"))
+    assert list(fix["edit"]["changes"]) == [document_uri]
+    fixed = apply_edits(ROLLOUT, fix["edit"]["changes"][document_uri])
+    assert 'logprobs_mode="processed_logprobs"' in fixed
+
+    server.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": document_uri, "version": 2}, "contentChanges": [{"text": fixed}]},
+    )
+    assert _published(server, document_uri) == []
+    server.notify("textDocument/didChange", {"textDocument": {"uri": document_uri, "version": 3}, "contentChanges": [{"text": ROLLOUT}]})
+    assert [d["code"] for d in _published(server, document_uri)] == ["VLM105"]
+    server.notify("textDocument/didClose", {"textDocument": {"uri": document_uri}})
+    assert _published(server, document_uri) == []
+
+
+def test_a_fix_in_another_open_document_edits_it_under_the_uri_the_editor_gave(server, project):
+    folder = project / "my project" / "pölicy"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    settings = folder / "sëttings.py"
+    settings_text = 'POLICY_KWARGS = {"model": "Qwen/Qwen3-8B", "return_sampling_mask": True, "logprobs_mode": "raw_logprobs"}\n'
+    settings.write_text(settings_text)
+    worker = folder / "worker.py"
+    worker_text = "from vllm import LLM\n\nfrom .sëttings import POLICY_KWARGS\n\npolicy = LLM(**POLICY_KWARGS)\n"
+    worker.write_text(worker_text)
+    # An editor that leaves the letters of the other document's URI unencoded: its own URI is kept.
+    settings_uri = "file://" + str(settings.resolve()).replace(" ", "%20")
+    _open_uri(server, settings_uri, settings_text)
+    _published(server, settings_uri)
+    _open_uri(server, worker.as_uri(), worker_text)
+    [diagnostic] = _published(server, worker.as_uri())
+    fix = next(a for a in server.code_actions_for(worker.as_uri(), diagnostic) if "VLM105" in a["title"])
+    assert list(fix["edit"]["changes"]) == [settings_uri]
+    assert '"logprobs_mode": "processed_logprobs"' in apply_edits(settings_text, fix["edit"]["changes"][settings_uri])
+
+
+def test_a_request_after_shutdown_gets_an_invalid_request_error(project):
+    client = Client(cwd=str(project))
+    client.initialize(project)
+    try:
+        path = project / "rollout.py"
+        client.open(path, ROLLOUT)
+        [diagnostic] = client.diagnostics(path)
+        assert client.request("shutdown", None, timeout=10) == {"jsonrpc": "2.0", "id": client.next_id, "result": None}
+        response = client.request(
+            "textDocument/codeAction",
+            {"textDocument": {"uri": uri(path)}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic]}},
+            timeout=10,
+        )
+        assert response["error"]["code"] == -32600  # InvalidRequest
+        assert "shut down" in response["error"]["message"]
+        assert client.request("shutdown", None, timeout=10)["error"]["code"] == -32600
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri(path), "version": 2}, "contentChanges": [{"text": ""}]})
+        client.notify("exit", None)
+        assert client.process.wait(timeout=10) == 0
+    finally:
+        client.close()

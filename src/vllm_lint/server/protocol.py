@@ -12,11 +12,15 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from vllm_lint import __version__
@@ -28,13 +32,36 @@ logger = logging.getLogger(__name__)
 def _settings_file(uri: str) -> bool:
     """Saving it may change the settings of every open document: ``[tool.vllm-lint]``, or a
     requirements file that pins the vLLM release (the target version)."""
-    name = uri.rsplit("/", 1)[-1]
+    name = unquote(uri.rsplit("/", 1)[-1])
     return name == "pyproject.toml" or (name.startswith("requirements") and name.endswith((".txt", ".in")))
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, except that a request after ``shutdown`` is answered with an
+    ``InvalidRequest`` error, as LSP says, instead of being dropped (its client would wait forever)."""
+
+    def handle_message(self, message) -> None:
+        method = getattr(message, "method", None)
+        request_id = getattr(message, "id", None)
+        if self._shutdown and method is not None and request_id is not None:
+            error = JsonRpcInvalidRequest(f"the server is shut down: {method} is not served after shutdown")
+            self._send_response(request_id, None, error.to_response_error())
+            return
+        super().handle_message(message)
+
+
+def _same_file(a: str, b: str) -> bool:
+    return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
 
 
 class VllmLintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("vllm-lint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        super().__init__(
+            "vllm-lint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full, protocol_cls=_Protocol
+        )
+        # The URIs of the open documents exactly as the editor wrote them: diagnostics and edits
+        # go back under these (pygls keys its documents by another spelling: the decoded URI).
+        self.open_uris: list[str] = []
         self.options = documents.Options()
         self.linted: dict[str, documents.Linted] = {}
         self.pending: dict[str, asyncio.Task] = {}
@@ -61,18 +88,41 @@ class VllmLintServer(LanguageServer):
 
     # ---------------------------------------------------------------- checking
 
+    def document(self, uri: str):
+        """The open document of the URI the editor gave (percent-encoded or not), or None."""
+        if uri not in self.open_uris:
+            return None
+        return self.workspace.get_text_document(uri)  # pygls's own lookup: it decodes the URI as it stored it
+
+    def opened(self, uri: str) -> None:
+        if uri not in self.open_uris:
+            self.open_uris.append(uri)
+
+    def closed(self, uri: str) -> None:
+        if uri in self.open_uris:
+            self.open_uris.remove(uri)
+
     def path_of(self, uri: str) -> str | None:
-        return to_fs_path(uri) if uri.startswith("file:") else None
+        """The file of a ``file:`` URI (percent-decoded, drive letter kept); None for ``untitled:`` and the like."""
+        return to_fs_path(uri) if uri.lower().startswith("file:") else None
 
     def uri_of(self, path: str, document_uri: str, document_path: str | None) -> str:
-        return document_uri if path in (document_path, "-") else from_fs_path(path)
+        """The URI for edits of ``path``: the editor's own URI when the file is open in it."""
+        if path == "-" or (document_path is not None and _same_file(path, document_path)):
+            return document_uri
+        for uri in self.open_uris:
+            open_path = self.path_of(uri)
+            if open_path is not None and _same_file(path, open_path):
+                return uri
+        return from_fs_path(path)
 
     def _open_texts(self, besides: str) -> dict[str, str]:
         """The unsaved text of the other open documents, by path (the analysis reads them)."""
         texts = {}
-        for uri, document in list(self.workspace.text_documents.items()):
+        for uri in list(self.open_uris):
             path = self.path_of(uri)
-            if uri != besides and path is not None:
+            document = self.document(uri)
+            if uri != besides and path is not None and document is not None:
                 texts[path] = document.source
         return texts
 
@@ -84,7 +134,7 @@ class VllmLintServer(LanguageServer):
 
     async def linted_now(self, uri: str) -> documents.Linted | None:
         """The document's check for its current text: the last one, or a new one."""
-        document = self.workspace.text_documents.get(uri)
+        document = self.document(uri)
         if document is None:
             return None
         text = document.source
@@ -108,11 +158,11 @@ class VllmLintServer(LanguageServer):
         try:
             if delay:
                 await asyncio.sleep(delay)
-            document = self.workspace.text_documents.get(uri)
+            document = self.document(uri)
             if document is None:
                 return
             linted = await self.linted_now(uri)
-            current = self.workspace.text_documents.get(uri)
+            current = self.document(uri)
             if linted is None or current is None or current.source != linted.text:
                 return  # changed while it was checked: the newer check publishes
             self.publish(uri, document.version, documents.diagnostics(linted, self.encoding))
@@ -131,7 +181,7 @@ class VllmLintServer(LanguageServer):
 
     def recheck_all(self) -> None:
         self.linted.clear()
-        for uri in list(self.workspace.text_documents):
+        for uri in list(self.open_uris):
             self.schedule(uri)
 
 
@@ -174,6 +224,7 @@ def build_server() -> VllmLintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: VllmLintServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.opened(params.text_document.uri)
         ls.schedule(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -190,7 +241,7 @@ def build_server() -> VllmLintServer:
         ls.schedule(uri)
         if uri.endswith((".py", ".pyi")):
             # Other open modules may import this one: their findings may have changed with it.
-            for other in list(ls.workspace.text_documents):
+            for other in list(ls.open_uris):
                 if other != uri and other.endswith((".py", ".pyi")):
                     ls.linted.pop(other, None)
                     ls.schedule(other, ls.options.debounce)
@@ -198,6 +249,7 @@ def build_server() -> VllmLintServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: VllmLintServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
+        ls.closed(uri)
         pending = ls.pending.pop(uri, None)
         if pending is not None:
             pending.cancel()
