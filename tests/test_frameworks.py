@@ -787,3 +787,31 @@ def test_the_standalone_prime_rl_inference_server_reads_the_inference_table(tmp_
     assert lines[0] == "uv run inference @ infer.toml --vllm.logprobs-mode processed_logprobs"
     assert lines[2] == "uv run inference --enable-return-sampling-mask"
     assert codes(lint(script)) == []
+
+
+@pytest.mark.parametrize("final_newline", ["\n", "\r\n", ""], ids=["newline", "crlf", "no final newline"])
+def test_the_added_key_is_offered_whether_or_not_the_file_ends_with_a_line_break(tmp_path, final_newline):
+    from vllm_lint.fix.text import apply_edits
+
+    # The replay key is the file's last line: the added key goes after it.
+    name, text = "replay.yaml", VERL_REPLAY.replace("    trainer:\n      val_before_train: false\n", "")
+    added = "        logprobs_mode: processed_logprobs"
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "requirements.txt", "verl==0.4.2\n")
+    body = textwrap.dedent(text).rstrip("\n").replace("\n", final_newline or "\n") + final_newline
+    config = tmp_path / name
+    config.write_bytes(body.encode())
+    result = lint(config)
+    [finding] = [f for f in result.findings if f.code == "VLM105"]
+    assert finding.fix is not None and finding.fix.applicability == "unsafe"
+    fixed = apply_edits(result.source, finding.fix.edits, final_newline or "\n")
+    newline = final_newline or "\n"
+    assert fixed.split(newline)[-2 if final_newline else -1] == added
+    assert fixed.startswith(body.rstrip("\r\n"))
+    assert not [f for f in lint_text_result(tmp_path, name, fixed) if f.code == "VLM105"]
+
+
+def lint_text_result(tmp_path, name, text):
+    path = tmp_path / f"fixed-{name}"
+    path.write_bytes(text.encode())
+    return lint(path).findings

@@ -250,10 +250,14 @@ def _add_line(entry: Entry, source, target: str, replay_key: str, name: str, val
     head = written_key.rsplit(".", 1)[0] + "." if "." in written_key and toml else ""
     sibling = f'{head}{name} = "{value}"' if toml else f"{name}: {value}"
     if span.line >= source.line_count:
-        return None  # the key ends the file without a line break
-    at = source.line_starts[span.line]
-    newline = "\r\n" if source.text[at - 2 : at] == "\r\n" else "\n"
-    edit = (at, at, f"{before}{sibling}{newline}")
+        # The key ends the file without a line break: the new line starts with one.
+        newline = "\r\n" if "\r\n" in source.text[:10000] else "\n"
+        at = len(source.text)
+        edit = (at, at, f"{newline}{before}{sibling}")
+    else:
+        at = source.line_starts[span.line]
+        newline = "\r\n" if source.text[at - 2 : at] == "\r\n" else "\n"
+        edit = (at, at, f"{before}{sibling}{newline}")
     return Fix("unsafe", f"Add {target}: {value}", [_offsets_edit(source, edit)])
 
 
