@@ -413,9 +413,30 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:  # pragma: no cover - a bug, not the file
         result.error = FileError(path, f"internal error while reading this file: {type(error).__name__}: {error}")
         return result
+    _review_config_fixes(kind, text, result.findings)
     _spans_in_bytes(result.findings, text)
     result.frameworks = ctx.frameworks_applied
     return result
+
+
+def _review_config_fixes(kind: str, text: str, findings: list[Finding]) -> None:
+    """A fix that edits a YAML or TOML file must leave it parsing to the same structure but
+    for the fixed value (``fix.structure``): checked before it is offered."""
+    edits_config = kind in ("yaml", "toml") or any(
+        fix is not None and fix.elsewhere for f in findings for fix in (f.fix, f.disable_replay_fix)
+    )
+    if not edits_config or not any(f.fix is not None or f.disable_replay_fix is not None for f in findings):
+        return
+    from vllm_lint.fix.structure import review_fixes
+    from vllm_lint.sources import read_file
+
+    def read_other(path: str) -> str | None:
+        try:
+            return read_file(path).decode("utf-8").removeprefix("\ufeff")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    review_fixes(kind, text, findings, read_other)
 
 
 def _spans_in_bytes(findings: list[Finding], text: str) -> None:

@@ -47,9 +47,12 @@ def compose_all(text: str):
     import yaml
 
     anchored = _may_have_aliases(text)
+    properties = _may_have_properties(text)
     for document in yaml.compose_all(text, Loader=loader()):
         if anchored:
             check_aliases(document)
+        if properties:
+            start_at_values(document, text)
         yield document
 
 
@@ -59,12 +62,62 @@ def compose_document(text: str):
     document = yaml.compose(text, Loader=loader())
     if _may_have_aliases(text):
         check_aliases(document)
+    if _may_have_properties(text):
+        start_at_values(document, text)
     return document
 
 
 def _may_have_aliases(text: str) -> bool:
     # An alias refers to an anchor (``&name``): without one, the parser rejects any alias.
     return "&" in text
+
+
+def _may_have_properties(text: str) -> bool:
+    # A node's properties are an anchor (``&name``) and a tag (``!tag``).
+    return "&" in text or "!" in text
+
+
+# An anchor (``&mode``) and a tag (``!!str``, ``!custom``, ``!<tag:...>``) written before a value.
+_PROPERTY = re.compile(r"(?:&(?P<anchor>[^\s,\[\]{}]+)|!<[^>]*>|![^\s,\[\]{}]*)\s+")
+
+
+def start_at_values(root, text: str) -> None:
+    """Make each scalar's start mark that of its value, after its anchor and tag.
+
+    PyYAML starts a node at its properties: ``&mode raw_logprobs`` would be replaced whole
+    by a fix, dropping the anchor its aliases need.  The anchor's name is kept as
+    ``node.anchor``."""
+    import yaml
+
+    if root is None:
+        return
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.extend(_children(node))
+        if not isinstance(node, yaml.ScalarNode):
+            continue
+        start = node.start_mark.index
+        if text[start : start + 1] not in ("&", "!"):
+            continue
+        position, anchor = start, None
+        while text[position : position + 1] in ("&", "!"):
+            match = _PROPERTY.match(text, position, node.end_mark.index)
+            if match is None:
+                break
+            anchor = match.group("anchor") or anchor
+            position = match.end()
+        if position == start:
+            continue
+        skipped = text[start:position]
+        line = node.start_mark.line + skipped.count("\n")
+        column = len(skipped) - skipped.rfind("\n") - 1 if "\n" in skipped else node.start_mark.column + len(skipped)
+        node.start_mark = yaml.error.Mark(node.start_mark.name, position, line, column, None, None)
+        node.anchor = anchor
 
 
 def check_aliases(root) -> None:
