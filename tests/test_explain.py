@@ -576,3 +576,19 @@ def test_request_parameters_of_a_framework_launch_are_overrides_mapped_by_their_
     top_k = train["settings"]["top_k"]
     assert top_k["value"] == 50 and top_k["origin"]["kind"] == "override" and top_k["origin"]["line"] == 4
     assert top_k["via"][0]["step"] == "framework-key" and "actor_rollout_ref.rollout.top_k -> top_k" in top_k["via"][0]["detail"]
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("broken.py", "broken.py: cannot parse: syntax error: '(' was never closed (line 3)"),
+        ("broken.yaml", "broken.yaml: cannot parse: invalid YAML:"),
+        ("missing.py", "missing.py: cannot parse: cannot read: no such file or directory"),
+    ],
+)
+def test_json_output_of_a_file_that_cannot_be_read_is_a_json_object(capsys, name, message):
+    code, out, err = explain(capsys, name, "--output-format", "json")
+    assert code == 1
+    data = json.loads(out)
+    assert data["engines"] == [] and data["message"].startswith(message)
+    assert err.startswith(message)  # the diagnostic is still told on standard error

@@ -164,25 +164,28 @@ def run_explain(args, out, err) -> int:
     except ConfigError as error:
         err.write(f"vllm-lint: error: {error}\n")
         return EXIT_ERROR
-    if not (os.path.exists(target.path) or os.path.islink(target.path)):
-        from vllm_lint.findings import FileError
-
-        err.write(error_line(FileError(target.path, "cannot read: no such file or directory")) + "\n")
+    def cannot_read(error) -> int:
+        """One diagnostic on standard error; JSON output still gets its object, with no engine."""
+        line = error_line(error)
+        err.write(line + "\n")
+        if args.output_format == "json":
+            out.write(json.dumps({"engines": [], "message": line}, indent=2, ensure_ascii=False) + "\n")
         return EXIT_FINDINGS
+
+    from vllm_lint.findings import FileError
+
+    if not (os.path.exists(target.path) or os.path.islink(target.path)):
+        return cannot_read(FileError(target.path, "cannot read: no such file or directory"))
     previous = Trace.active
     Trace.active = True
     try:
         reports, result = explain_file(target, resolver, settings)
     except (RecursionError, MemoryError):
-        from vllm_lint.findings import FileError
-
-        err.write(error_line(FileError(target.path, "too deeply nested to analyse")) + "\n")
-        return EXIT_FINDINGS
+        return cannot_read(FileError(target.path, "too deeply nested to analyse"))
     finally:
         Trace.active = previous
     if result.error is not None:
-        err.write(error_line(result.error) + "\n")
-        return EXIT_FINDINGS
+        return cannot_read(result.error)
     if target.line is not None:
         reports = [r for r in reports if r.covers(target.line)]
         if not reports:
