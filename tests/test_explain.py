@@ -592,3 +592,100 @@ def test_json_output_of_a_file_that_cannot_be_read_is_a_json_object(capsys, name
     data = json.loads(out)
     assert data["engines"] == [] and data["message"].startswith(message)
     assert err.startswith(message)  # the diagnostic is still told on standard error
+
+
+def _fixture_files() -> list[Path]:
+    from fixtures import TESTDATA
+
+    from vllm_lint.lint import file_kind
+
+    files = []
+    for path in sorted(TESTDATA.rglob("*")):
+        if path.is_file() and not path.name.endswith(".fixed") and file_kind(str(path), path.read_bytes()[:512]) is not None:
+            files.append(path)
+    return files
+
+
+def _explained(path: Path):
+    """``check``'s findings for the file and ``explain``'s reports, with the same settings."""
+    import argparse
+
+    from fixtures import target_version
+
+    from vllm_lint.cli import _settings_for
+    from vllm_lint.explain import Target, explain_file
+
+    pinned = target_version(path.read_text(encoding="utf-8", errors="replace"))
+    namespace = argparse.Namespace(
+        paths=[str(path)], config=None, target_version=pinned or "0.33", select=None,
+        extend_select=None, ignore=None, extend_ignore=None, exclude=None,
+    )
+    settings, _, resolver = _settings_for(namespace)
+    previous, Trace.active = Trace.active, True
+    try:
+        return explain_file(Target(str(path)), resolver, settings)
+    finally:
+        Trace.active = previous
+
+
+META_CODES = ("VLM9",)  # about noqa comments, not about an engine
+
+
+def test_explain_lists_every_finding_check_reports_for_every_fixture():
+    mismatched = []
+    explained = 0
+    for path in _fixture_files():
+        reports, result = _explained(path)
+        if result.error is not None:
+            continue
+        checked = sorted({f.code for f in result.findings if not f.code.startswith(META_CODES)})
+        listed = {code for report in reports for code in report.findings}
+        listed |= {code for report in reports for request in report.requests for code in request["findings"]}
+        if checked:
+            explained += 1
+        if sorted(listed) != checked:
+            mismatched.append((str(path.relative_to(ROOT)), checked, sorted(listed)))
+    assert mismatched == []
+    assert explained >= 50, explained
+
+
+BRANCHES = '''\
+import sys
+
+from vllm import LLM, SamplingParams
+
+if sys.argv[1] == "big":
+    llm = LLM("Qwen/Qwen3-8B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+else:
+    llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+outputs = llm.generate(["hi"], SamplingParams(temperature=0.0, top_k=20))
+'''
+
+SELF_BRANCHES = '''\
+from vllm import LLM, SamplingParams
+
+
+class Rollout:
+    def __init__(self, big: bool):
+        if big:
+            self.llm = LLM("Qwen/Qwen3-8B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+        else:
+            self.llm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True, logprobs_mode="processed_logprobs")
+
+    def run(self, prompts):
+        return self.llm.generate(prompts, SamplingParams(temperature=0.0, top_k=20))
+'''
+
+
+@pytest.mark.parametrize(("text", "request_line"), [(BRANCHES, 9), (SELF_BRANCHES, 12)], ids=["name", "attribute"])
+def test_a_request_to_an_engine_built_on_two_paths_is_listed_under_each(capsys, tmp_path, text, request_line):
+    script = tmp_path / "rollout.py"
+    script.write_text(text)
+    found = engines(capsys, str(script), "--target-version", "0.33")
+    assert len(found) == 2
+    for engine in found:
+        [request] = engine["requests"]
+        assert request["line"] == request_line and request["findings"] == ["VLM201"]
+        assert request["settings"]["temperature"]["value"] == 0.0
+    # The request's line selects the engines it may reach.
+    assert len(engines(capsys, f"{script}:{request_line}", "--target-version", "0.33")) == 2

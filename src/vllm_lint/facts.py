@@ -281,6 +281,9 @@ class EngineFacts:
     guard: str = ""
     # Channels read as carrying nothing (``Assumption``): findings that depend on them say so.
     assumed: tuple = ()
+    # The engines of the paths a joined engine stands for (``join_engines``): explain lists
+    # a request to it under each of them.
+    joined: tuple = field(default=(), compare=False, repr=False)
 
     def get(self, name: str) -> Fact:
         if name in self.fields:
@@ -343,6 +346,7 @@ def join_engines(engines: list[EngineFacts]) -> EngineFacts:
         values = [engine.get_env(name) for engine in engines]
         joined.env[name] = values[0] if all(v == values[0] for v in values) else UNKNOWN
     joined.env_open = any(e.env_open for e in engines)
+    joined.joined = tuple(part for engine in engines for part in (engine.joined or (engine,)))
     return joined
 
 

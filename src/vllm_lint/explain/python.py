@@ -63,7 +63,8 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
         if any(_same_engine(engine, other) for other in kept):
             continue
         kept.append(engine)
-        requests = [r for r in analysis.requests if r.engine is engine]
+        # A request to a name bound on several paths goes to the engine of each path.
+        requests = [r for r in analysis.requests if any(part is engine or _same_engine(part, engine) for part in r.engine.joined or (r.engine,))]
         why = _PythonReasons(trees, engine)
         explainer = Explainer(where, version)
         kind = launcher_name(engine.kind) if engine.source == "command-line" else None

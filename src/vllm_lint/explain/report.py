@@ -175,13 +175,15 @@ class EngineReport:
     call_lines: tuple | None = None  # the lines of the call that starts it
 
     def covers(self, line: int) -> bool:
-        """The construction (call, command) spans the line, or the call whose code builds it starts
-        on it; for a server started from a Python argv list, also the call that starts it and a
+        """The construction (call, command) spans the line, the call whose code builds it or a
+        request it serves starts on it; for a server started from a Python argv list, also the call that starts it and a
         line that writes one of its settings."""
         if self.line <= line <= self.end_line:
             return True
         if any(step["path"] == self.path and step["line"] == line for step in self.called_from or ()):
             return True  # the call whose code builds it
+        if any(request.get("path") == self.path and request.get("line") == line for request in self.requests):
+            return True  # a request it serves
         if not self.argv_launch:
             return False
         if self.call_lines is not None and self.call_lines[0] <= line <= self.call_lines[1]:
