@@ -731,10 +731,10 @@ def test_a_fix_in_another_open_document_edits_it_under_the_uri_the_editor_gave(s
     folder.mkdir(parents=True)
     (folder / "__init__.py").write_text("")
     settings = folder / "sëttings.py"
-    settings_text = 'POLICY_KWARGS = {"model": "Qwen/Qwen3-8B", "return_sampling_mask": True, "logprobs_mode": "raw_logprobs"}\n'
+    settings_text = 'ROLLOUT_KWARGS = {"model": "Qwen/Qwen3-8B", "return_sampling_mask": True, "logprobs_mode": "raw_logprobs"}\n'
     settings.write_text(settings_text)
     worker = folder / "worker.py"
-    worker_text = "from vllm import LLM\n\nfrom .sëttings import POLICY_KWARGS\n\npolicy = LLM(**POLICY_KWARGS)\n"
+    worker_text = "from vllm import LLM\n\nfrom .sëttings import ROLLOUT_KWARGS\n\npolicy = LLM(**ROLLOUT_KWARGS)\n"
     worker.write_text(worker_text)
     # An editor that leaves the letters of the other document's URI unencoded: its own URI is kept.
     settings_uri = "file://" + str(settings.resolve()).replace(" ", "%20")
