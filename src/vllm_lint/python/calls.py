@@ -721,6 +721,8 @@ def _pure_builtin(name: str, args: list) -> object:
         kinds = kinds.elems if isinstance(kinds, ListObj) and kinds.exact else [kinds]
         if not all(isinstance(k, Builtin) and k.name in _TYPES for k in kinds):
             return UNKNOWN
+        if isinstance(value, (EngineObj, VllmConfigObj)) or (isinstance(value, ObjectArgs) and value.kind != "instance"):
+            return False  # a vLLM object is none of the built-in types
         if not isinstance(value, (str, int, float, bool, type(None), DictObj)):
             return UNKNOWN  # a ListObj may be a list or a tuple
         return any(isinstance(value, _TYPES[k.name]) for k in kinds)

@@ -39,7 +39,8 @@ class ReplayVLLM:
             batches = [requests[i :: self.data_parallel_size] for i in range(self.data_parallel_size)]
             handles = [run_inference_one_model.remote(self.model_args, sampling_params, b) for b in batches]
             return [item for chunk in ray.get(handles) for item in chunk]
-        sampling_params = cast("list[SamplingParams]", [sampling_params] * len(requests))
+        if not isinstance(sampling_params, list):
+            sampling_params = cast("list[SamplingParams]", [sampling_params] * len(requests))
         return self.model.generate(requests, sampling_params=sampling_params, use_tqdm=True)
 
     def loglikelihood_rolling(self, requests):
