@@ -129,6 +129,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         # or continue; None for a loop analysed as a whole.
         self._loop_frames: list[LoopFrame | None] = []
         self._classes: dict[int, ClassInfo] = {}
+        self._class_constants_read = False  # a ``Settings.attr`` copy is kept in some state
         # Attribute names assigned on something other than self (``Defaults.X = ...``):
         # class attributes of those names are not constants.
         self._class_attr_stores = self.summary.class_attr_stores
@@ -681,7 +682,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                     current.items[key] = Slot(UNKNOWN, None)  # may be written, with any value
             elif isinstance(current, (ListObj, ObjectArgs)):
                 self._forget(Touched.of_names({name}))
-        dotted = [n for n in self.state.names if "." in n and not n.startswith(SELF_SHADOW)]
+        dotted = [n for n in self.state.names if "." in n and not n.startswith(SELF_SHADOW)] if self._class_constants_read else ()
         for name in dotted:  # a class's constants read through ``Settings.x``
             if name.split(".", 1)[0] in touched.names:
                 del self.state.names[name]

@@ -198,6 +198,7 @@ class ExpressionsMixin:
         if self.scope.kind == "module" and ref.path is None:
             return value  # straight-line module code: mutations are seen in order
         copy_ = copy_value(value, {})
+        self._class_constants_read = True
         if self.scope.kind != "module":
             self._global_copies.append((node.value.id, value, copy_))
         self.state.names[key] = copy_
@@ -443,17 +444,16 @@ class ExpressionsMixin:
     def _eval_Lambda(self, node: ast.Lambda) -> object:
         return UNKNOWN  # its body runs later, with parameters we cannot know
 
-    def _unrolled_comprehension(self, node: ast.AST) -> object:
+    def _unrolled_comprehension(self, node: ast.AST, iterable: object) -> object:
         """A comprehension over one known, short sequence (``[f"--{k}={v}" for k, v in
         opts.items() if v is not None]``): its elements, each one optional where its condition
-        is unknown.  None when it is not of that shape."""
-        if len(node.generators) != 1 or node.generators[0].is_async:
-            return None
-        generator = node.generators[0]
-        items = iteration_items(self._eval(generator.iter))
+        is unknown.  None when it is not of that shape or its elements are containers (they
+        are copies in the comprehension's own state, not the objects the code would alias)."""
+        items = iteration_items(iterable)
         if items is None or len(items) > MAX_UNROLLED_ITEMS or len(items) > self._unroll_budget:
             return None
         self._unroll_budget -= len(items)
+        generator = node.generators[0]
         is_dict = isinstance(node, ast.DictComp)
         result = DictObj() if is_dict else ListObj(node=node)
         optional: list[bool] = []
@@ -467,12 +467,15 @@ class ExpressionsMixin:
             if is_dict:
                 key = self._eval(node.key)
                 value = self._eval(node.value)
-                if not isinstance(key, str):
-                    return UNKNOWN
+                if not isinstance(key, str) or not _plain(value):
+                    return None
                 origin = self._origin(span_of(node.value), "dict-entry", result.alloc)
                 result.items[key] = Slot(UNKNOWN if maybe else value, origin)
                 continue
-            result.elems.append(self._eval(node.elt))
+            value = self._eval(node.elt)
+            if not _plain(value):
+                return None
+            result.elems.append(value)
             spans.append(self._element_span(node.elt))
             optional.append(maybe)
         if not is_dict:
@@ -486,25 +489,26 @@ class ExpressionsMixin:
         # and the element expressions with those variables unknown.
         saved = self.state
         self.state = saved.fork()
-        if not isinstance(node, ast.SetComp):
-            try:
-                unrolled = self._unrolled_comprehension(node)
-            finally:
-                self.state = saved
-            if unrolled is not None:
-                return unrolled
-            self.state = saved.fork()
-        for gen in node.generators:
-            self._eval(gen.iter)
-            self._assign(gen.target, UNKNOWN, None)
-            for cond in gen.ifs:
-                self._eval(cond)
-        for part in ("elt", "key", "value"):
-            child = getattr(node, part, None)
-            if child is not None:
-                self._escape(self._eval(child))
-        self.state = saved
-        return UNKNOWN
+        try:
+            generators = node.generators
+            first_iterable = self._eval(generators[0].iter)
+            if len(generators) == 1 and not generators[0].is_async and not isinstance(node, ast.SetComp):
+                unrolled = self._unrolled_comprehension(node, first_iterable)
+                if unrolled is not None:
+                    return unrolled
+            for index, gen in enumerate(generators):
+                if index:
+                    self._eval(gen.iter)
+                self._assign(gen.target, UNKNOWN, None)
+                for cond in gen.ifs:
+                    self._eval(cond)
+            for part in ("elt", "key", "value"):
+                child = getattr(node, part, None)
+                if child is not None:
+                    self._escape(self._eval(child))
+            return UNKNOWN
+        finally:
+            self.state = saved
 
     _eval_ListComp = _eval_SetComp = _eval_DictComp = _eval_GeneratorExp = _comprehension
 
@@ -534,6 +538,11 @@ class ExpressionsMixin:
                 return True
             return False if value.exact else None
         return None
+
+
+def _plain(value: object) -> bool:
+    """A value a comprehension may hand out as it is: a constant, a partly known string, unknown."""
+    return value is UNKNOWN or isinstance(value, (str, int, float, bool, type(None), Prefixed))
 
 
 def _repeated(items: ListObj, times: object) -> ListObj | None:
