@@ -689,3 +689,37 @@ def test_a_request_to_an_engine_built_on_two_paths_is_listed_under_each(capsys, 
         assert request["settings"]["temperature"]["value"] == 0.0
     # The request's line selects the engines it may reach.
     assert len(engines(capsys, f"{script}:{request_line}", "--target-version", "0.33")) == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("serve.sh", "vllm serve m --return-sampling-mask --max-model-len 8192 --gpu-memory-utilization=0.8 --no-enable-prefix-caching\n"),
+        ("Dockerfile", 'FROM vllm/vllm-openai:v0.33.0\nCMD ["m", "--return-sampling-mask", "--max-model-len", "8192", "--gpu-memory-utilization=0.8", "--no-enable-prefix-caching"]\n'),
+        ("launch.py", 'import subprocess\n\nsubprocess.run(["vllm", "serve", "m", "--return-sampling-mask", "--max-model-len", "8192", "--gpu-memory-utilization=0.8", "--no-enable-prefix-caching"])\n'),
+        ("compose.yaml", 'services:\n  policy:\n    image: vllm/vllm-openai:v0.33.0\n    command: ["--model", "m", "--return-sampling-mask", "--max-model-len", "8192", "--gpu-memory-utilization=0.8", "--no-enable-prefix-caching"]\n'),
+    ],
+)
+def test_every_flag_a_command_line_writes_is_listed_where_it_is_written(capsys, tmp_path, name, text):
+    launch = tmp_path / name
+    launch.write_text(text)
+    [engine] = engines(capsys, str(launch), "--target-version", "0.33")
+    settings = engine["settings"]
+    line = text.splitlines().index(next(l for l in text.splitlines() if "--max-model-len" in l)) + 1
+    written = {"max_model_len": (8192, "--max-model-len"), "gpu_memory_utilization": (0.8, "--gpu-memory-utilization"), "enable_prefix_caching": (False, "--no-enable-prefix-caching")}
+    for setting, (value, flag) in written.items():
+        assert settings[setting]["state"] == "known" and settings[setting]["value"] == value, setting
+        origin = settings[setting]["origin"]
+        assert (origin["line"], origin["kind"]) == (line, "flag")
+        assert text.splitlines()[line - 1][origin["col"] - 1 :].lstrip('"').startswith(flag)
+
+
+def test_every_key_of_a_launched_config_file_is_listed_with_its_line(capsys, tmp_path):
+    (tmp_path / "serving.yaml").write_text("max-model-len: 4096\nenforce-eager: true\n")
+    script = tmp_path / "serve.sh"
+    script.write_text("vllm serve m --config serving.yaml --return-sampling-mask\n")
+    [engine] = engines(capsys, str(script), "--target-version", "0.33")
+    for setting, value, line in (("max_model_len", 4096, 1), ("enforce_eager", True, 2)):
+        found = engine["settings"][setting]
+        assert (found["value"], found["origin"]["line"], found["origin"]["kind"]) == (value, line, "config-key")
+        assert found["origin"]["path"].endswith("serving.yaml")

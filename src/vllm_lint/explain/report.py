@@ -439,6 +439,9 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
             later = history(keyword_releases(engine.kind, name), schema.release)
             setting["note"] = f"not an argument of {engine.kind} in vLLM {release_text(schema.release)}{later}"
         report.settings[name] = setting
+    for name, fact in written_options(engine, schema):
+        if name not in report.settings:
+            report.settings[name] = explainer.known(fact)
     report.env[RUNNER_ENV_VAR] = env_setting(engine)
     report.runner = runner_of(engine, version)
     return report
@@ -453,6 +456,37 @@ def note_assumptions(settings: dict, engine) -> None:
         notes = [f"unless {assumption.channel} {assumption.verb} it" for assumption in engine.assumed if name not in assumption.decided_after]
         if notes:
             setting["note"] = "; ".join([setting["note"]] + notes if setting.get("note") else notes)
+
+
+def written_options(engine, schema) -> list[tuple[str, Known]]:
+    """Every option a command line writes for certain (``engine.options``), as the argument it
+    sets and its value: the value's text (a number read as one), True for a flag, False for
+    its ``--no-`` form.  The rules read only some of them; the report lists them all."""
+    from vllm_lint.launch.options import serve_options
+
+    found: list[tuple[str, Known]] = []
+    kinds = serve_options(Version(*schema.release)) or {}
+    for option, origin, text in engine.options or ():
+        name = schema.dest(option) or option.lstrip("-").replace("-", "_")
+        if name in ("config", "model_tag"):
+            continue  # the --config file itself (its options are listed) and the positional model
+        if text is not None:
+            value: object = _number(text)
+        elif option.startswith("--no-") or (option.startswith("--disable-") and kinds.get(option) is None):
+            value = False
+        else:
+            value = True
+        found.append((name, Known(value, origin)))
+    return found
+
+
+def _number(text: str) -> object:
+    for convert in (int, float):
+        try:
+            return convert(text)
+        except ValueError:
+            continue
+    return text
 
 
 def request_settings(request, explainer: Explainer, why_unknown, version: Version) -> dict:
