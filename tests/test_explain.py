@@ -723,3 +723,58 @@ def test_every_key_of_a_launched_config_file_is_listed_with_its_line(capsys, tmp
         found = engine["settings"][setting]
         assert (found["value"], found["origin"]["line"], found["origin"]["kind"]) == (value, line, "config-key")
         assert found["origin"]["path"].endswith("serving.yaml")
+
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: policy
+spec:
+  containers:
+    - name: vllm
+      command: ["vllm", "serve"]
+      args: ["Qwen/Qwen3-8B", "--return-sampling-mask"]
+      image: vllm/vllm-openai:v0.33.0
+"""
+DOCKERFILE = 'FROM vllm/vllm-openai:v0.33.0\nENV MODEL=m\nENTRYPOINT ["vllm", "serve"]\nCMD ["Qwen/Qwen3-8B", "--return-sampling-mask"]\n'
+
+
+@pytest.mark.parametrize(("name", "text", "lines", "outside"), [("pod.yaml", POD, (8, 9), 7), ("Dockerfile", DOCKERFILE, (3, 4), 2)])
+def test_every_line_of_a_launch_selects_it(capsys, tmp_path, name, text, lines, outside):
+    launch = tmp_path / name
+    launch.write_text(text)
+    for line in lines:
+        [engine] = engines(capsys, f"{launch}:{line}", "--target-version", "0.33")
+        assert engine["findings"] == ["VLM105"]
+    code, out, _ = explain(capsys, f"{launch}:{outside}", "--output-format", "json")
+    assert code == 1 and json.loads(out)["engines"] == []
+
+
+INLINE_TABLE = """\
+max_steps = 200
+
+[model]
+name = "Qwen/Qwen3-4B"
+
+[inference]
+enable_return_sampling_mask = true
+vllm = { max_model_len = 16384, extra = ["a,b", { x = 1 }], "logprobs_mode" = "raw_logprobs" }  # tuned
+"""
+
+
+def test_a_value_in_a_toml_inline_table_is_located_where_it_is_written(capsys, tmp_path):
+    config = tmp_path / "rl.toml"
+    config.write_text(INLINE_TABLE)
+    line = INLINE_TABLE.splitlines()[7]
+    [engine] = engines(capsys, str(config), "--target-version", "0.33")
+    for name, key in (("logprobs_mode", '"logprobs_mode"'), ("max_model_len", "max_model_len")):
+        origin = engine["settings"][name]["origin"]
+        assert (origin["line"], origin["col"]) == (8, line.index(key) + 1), name
+    main(["check", "--target-version", "0.33", "--output-format", "concise", str(config)])
+    reported = capsys.readouterr().out.splitlines()[0]
+    column = line.index('"logprobs_mode"') + 1
+    assert reported.startswith(f"{config}:8:{column}: VLM105 [*]")
+    main(["check", "--target-version", "0.33", "--fix", "--quiet", str(config)])
+    capsys.readouterr()
+    assert config.read_text() == INLINE_TABLE.replace('"raw_logprobs"', '"processed_logprobs"')

@@ -68,6 +68,9 @@ class EngineRecord:
     noqa_line: int | None = None  # the last line of a command split over lines
     version: object = None  # the release it is checked against, when not the file's
     version_from: str = ""  # where that release is named (an image tag, a RUN pip install)
+    # The launch's words as written in this file, the program's too (``ENTRYPOINT`` and ``CMD``,
+    # a manifest's ``command`` and ``args``): ``explain FILE:LINE`` selects it on any of their lines.
+    words: list = field(default_factory=list)
 
 
 @dataclass
@@ -136,7 +139,10 @@ class Context:
         if isinstance(found, Script):
             self.script_word(found.word, found.env, found.env_open)
         elif isinstance(found, Launch):
+            count = len(self.records)
             self.add_launch(found, command_range)
+            if len(self.records) > count:
+                self.records[-1].words = list(words)
         elif self.framework_launches:
             self.framework_launch(words, command_range)
 

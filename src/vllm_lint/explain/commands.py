@@ -56,7 +56,8 @@ def command_reports(path: str, kind: str, result, resolver, where: Where, report
             report.target_version_from = record.version_from
         elif record_version != version:
             report.target_version_from = "the tag of the vLLM image the command runs in"
-        lines = [ctx.source.position(w.start)[0] for w in record.argv if w.start >= 0 and w.path is None]
+        written = [w for w in [*record.words, *record.argv] if w.start >= 0 and w.path is None]
+        lines = [ctx.source.position(w.start)[0] for w in written] + [ctx.source.position(w.end)[0] for w in written]
         if lines:
             report.line, report.end_line = min(lines), max(lines)
         report.findings = reported_codes(check_facts([engine], [], record_version), reported)

@@ -305,6 +305,7 @@ def _plain(build, node):
 
 _TABLE = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _KEY = re.compile(r"^\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*=\s*")
+_INLINE_KEY = re.compile(_KEY.pattern[1:])  # the same, where an inline table's entry starts
 
 
 def _toml_key(text: str) -> list[str]:
@@ -342,6 +343,8 @@ def toml_tree(text: str, source, file_path: str | None = None, mount: str = "") 
             Span(number, key_start, number, key_start + len(match.group(1))),
             Span(number, match.end(), number, match.end() + len(value_text)),
         )
+        if line[match.end() :].startswith("{"):
+            _inline_table_positions(line, match.end(), number, path, positions)
     tree = ConfigTree()
 
     def walk(value, prefix: str) -> None:
@@ -356,6 +359,61 @@ def toml_tree(text: str, source, file_path: str | None = None, mount: str = "") 
 
     walk(data, mount)
     return tree
+
+
+def _inline_table_positions(line: str, start: int, number: int, prefix: str, positions: dict) -> None:
+    """Where each key and value of an inline table (``vllm = { logprobs_mode = "raw" }``) is
+    written on its line, nested tables included: for origins and fixes, as a dotted key has."""
+    index = start + 1
+    while index < len(line):
+        while index < len(line) and line[index] in " \t,":
+            index += 1
+        if index >= len(line) or line[index] == "}":
+            return
+        match = _INLINE_KEY.match(line, index)
+        if match is None:
+            return
+        end = _value_end(line, match.end())
+        if end is None:
+            return
+        path = f"{prefix}.{'.'.join(_toml_key(match.group(1)))}"
+        key_start = index + len(match.group(0)) - len(match.group(0).lstrip())
+        positions[path] = (
+            Span(number, key_start, number, key_start + len(match.group(1))),
+            Span(number, match.end(), number, end),
+        )
+        if line[match.end() : match.end() + 1] == "{":
+            _inline_table_positions(line, match.end(), number, path, positions)
+        index = end
+
+
+def _value_end(line: str, start: int) -> int | None:
+    """The end of the TOML value that starts at ``start`` (strings, arrays and tables skipped whole)."""
+    depth, index, quote = 0, start, None
+    while index < len(line):
+        char = line[index]
+        if quote is not None:
+            if char == "\\" and quote == '"':
+                index += 2
+                continue
+            if char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            if depth == 0:
+                return len(line[:index].rstrip())
+            depth -= 1
+        elif char == "," and depth == 0:
+            return len(line[:index].rstrip())
+        elif char == "#" and depth == 0:
+            return len(line[:index].rstrip())
+        index += 1
+        if depth == 0 and quote is None and line[index - 1] in "]}\"'":
+            return index
+    return None if depth or quote else len(line.rstrip())
 
 
 def _from_toml(value):
