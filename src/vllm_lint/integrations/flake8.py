@@ -70,14 +70,13 @@ class VllmLintPlugin:
         return cls._resolver.for_path(filename)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        from vllm_lint.python import may_have_findings, needs_analysis
+        from vllm_lint.python import needs_analysis
 
+        # The prefilter of every entry point (check, pylint, the server): a file that builds an
+        # engine through a helper of another module mentions neither vLLM nor LLM(.
         source = "".join(self.lines)
-        if not may_have_findings(source):
-            # A project module that holds the settings, or a process started with a replay flag.
-            maybe = "vllm" in source or "subprocess" in source or "os.exec" in source
-            if not maybe or not needs_analysis(source.encode("utf-8", "replace"), self.filename):
-                return
+        if not needs_analysis(source.encode("utf-8", "surrogatepass"), self.filename):
+            return
         settings = self.settings
         if settings is not None and settings.exclude:
             from vllm_lint.excludes import is_excluded

@@ -81,10 +81,11 @@ _STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec")
 
 
 def needs_analysis(source: bytes, path: str | None) -> bool:
-    """``may_have_findings``, or a file with half of it that imports a project module with the other
+    """The one prefilter of every entry point (``check``, the flake8 and pylint plugins, the
+    language server, ``explain``): a file that builds or launches an engine, or writes a replay
+    setting, with vLLM in it; or a file with half of it that imports a project module with the other
     half: vLLM here and the settings there, or the settings here passed to a module that builds engines;
     or a file that starts a process with a replay flag (a project's own vLLM server module)."""
-    # may_have_findings on bytes, with the settings searched for once per file.
     mentions_vllm = b"vllm" in source
     if mentions_vllm and _builds_or_launches(source, b"LLM(", b"EngineArgs(", b"serve", _LAUNCHES_BYTES):
         return True
@@ -104,16 +105,6 @@ def needs_analysis(source: bytes, path: str | None) -> bool:
 
 def _mentions_vllm(text: bytes) -> bool:
     return b"vllm" in text
-
-
-def may_have_findings(source: str) -> bool:
-    """A cheap test that skips text which cannot contain a finding (the flake8 plugin's; files
-    read as bytes go through ``needs_analysis``)."""
-    if "vllm" not in source:
-        return False
-    if _builds_or_launches(source, "LLM(", "EngineArgs(", "serve", _LAUNCHES):
-        return True
-    return any(fragment in source and (pattern is None or pattern.search(source) is not None) for fragment, pattern in _GUARDS)
 
 
 def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, version_source: str = "") -> list[Finding]:
