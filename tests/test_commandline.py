@@ -794,3 +794,34 @@ def test_assume_pass_through_is_read_from_the_project(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nassume-pass-through = "everything"\n', encoding="utf-8")
     with pytest.raises(ConfigError, match='assume-pass-through must be "nothing" or "anything"'):
         load_settings(tmp_path)
+
+
+def _check(tmp_path, *args: str) -> str:
+    import subprocess
+    import sys
+
+    completed = subprocess.run(
+        [sys.executable, "-m", "vllm_lint", "check", "--output-format", "concise", "--target-version", "0.33", *args],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    return completed.stdout
+
+
+@pytest.mark.parametrize("written", ["raw_logprobs", '"raw_logprobs"  # for the trainer', "&mode raw_logprobs"])
+def test_a_replay_value_in_a_launched_config_file_is_reported_and_fixed_at_its_key(tmp_path, written):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "rollout"\n')
+    config = f"return-sampling-mask: true\nlogprobs-mode: {written}\nmax-model-len: 8192\n"
+    (tmp_path / "serving.yaml").write_text(config)
+    (tmp_path / "run.sh").write_text("vllm serve Qwen/Qwen3-8B --config serving.yaml --port 8000\n")
+    both = _check(tmp_path, ".")
+    assert "serving.yaml:2:1: VLM105 [*] " in both and "run.sh" not in both and "Found 1 error" in both
+    # The launch alone says where the value is set, and has no fix of its own.
+    alone = _check(tmp_path, "run.sh")
+    assert "run.sh:1:1: VLM105 " in alone and "(set in serving.yaml, line 2)" in alone and "[*]" not in alone
+    fixed = _check(tmp_path, "--fix", ".")
+    assert "Found 1 error (1 fixed, 0 remaining)" in fixed
+    assert (tmp_path / "serving.yaml").read_text() == config.replace("raw_logprobs", "processed_logprobs")
+    assert (tmp_path / "run.sh").read_text() == "vllm serve Qwen/Qwen3-8B --config serving.yaml --port 8000\n"
+    assert "All checks passed" in _check(tmp_path, ".")
+

@@ -295,22 +295,52 @@ def _select(results, settings) -> None:
 
 def _report_config_values_once(results) -> None:
     """A launch's finding about a value its ``--config`` file holds is dropped when that
-    file is linted in the same run and reports it at the value (where its fix is)."""
-    by_path = {os.path.abspath(result.path): result for result in results if result.findings}
-    if len(by_path) < 2:
+    file is linted in the same run and reports it at the value (where its fix is).  A replay
+    value the file cannot decide alone (``logprobs-mode`` beside ``return-sampling-mask``: the
+    command line may set it) is reported there, at its key, with its fix."""
+    linted = {os.path.abspath(result.path): result for result in results if result.source is not None}
+    by_path = {path: result for path, result in linted.items() if result.findings}
+    if not by_path or len(linted) < 2:
         return
     for result in results:
         kept = []
         for finding in result.findings:
             origin = finding.origin
             if origin is not None and origin.kind == "config-key" and origin.path not in (None, "<implicit>"):
-                config = by_path.get(os.path.abspath(origin.path))
-                if config is not None and config is not result and any(
-                    other.code == finding.code and other.span.line == origin.span.line for other in config.findings
-                ):
-                    continue
+                config = linted.get(os.path.abspath(origin.path))
+                if config is not None and config is not result:
+                    if any(other.code == finding.code and other.span.line == origin.span.line for other in config.findings):
+                        continue
+                    if _moved_to_config(finding, origin, config):
+                        continue
             kept.append(finding)
         result.findings = kept
+
+
+def _moved_to_config(finding, origin, config) -> bool:
+    """Report a launch's finding at the key of its ``--config`` file that holds the value,
+    when the rule's fix sets that value there (and no comment there silences it)."""
+    from dataclasses import replace
+
+    from vllm_lint.fix.structure import config_value_fix
+    from vllm_lint.noqa import line_suppressions
+
+    if finding.fix_action != "set-processed-logprobs" or finding.fix_safety is None or config.kind != "yaml":
+        return False
+    text = config.source
+    if line_suppressions(text.splitlines()).matching(finding.code, origin.span.line, None):
+        return False
+    fix = config_value_fix(text, origin.span.line, origin.span.col, "processed_logprobs", finding.fix_safety, "Set --logprobs-mode to processed_logprobs")
+    if fix is None:
+        return False
+    line_text = text.splitlines()[origin.span.line - 1]
+    start = len(line_text[: origin.span.col].encode("utf-8"))
+    end_col = origin.span.end_col if origin.span.end_line in (None, origin.span.line) and origin.span.end_col is not None else len(line_text)
+    span = type(origin.span)(origin.span.line, start, origin.span.line, len(line_text[:end_col].encode("utf-8")))
+    message = finding.message.removesuffix(f" (set in {origin.path}, line {origin.span.line})")
+    config.findings.append(replace(finding, path=config.path, span=span, message=message, fix=fix, disable_replay_fix=None))
+    config.findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
+    return True
 
 
 def _read_skipped_directives(results, settings) -> None:

@@ -326,3 +326,45 @@ def _same_toml(old: str, new: str, old_spans, new_spans) -> bool:
         if not names or names[-1] not in lines:
             return False
     return True
+
+
+# ------------------------------------------------------------------ a value of a launched --config file
+
+
+def config_value_fix(text: str, line: int, col: int, value: str, safety: str, message: str) -> Fix | None:
+    """The fix that sets the value of the YAML key written at ``line`` (1-based) and ``col``
+    (0-based, characters) to ``value``, keeping its quotes, anchor and tag; None when the key
+    is not a plain entry of a mapping or the edit would change more than the value."""
+    import yaml
+
+    documents = _yaml_documents(text)
+    if not documents:
+        return None
+    stack = [node for node in documents if node is not None]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or not isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            continue
+        seen.add(id(node))
+        pairs = node.value if isinstance(node, yaml.MappingNode) else []
+        for key_node, value_node in pairs:
+            if (key_node.start_mark.line + 1, key_node.start_mark.column) != (line, col):
+                continue
+            if not isinstance(value_node, yaml.ScalarNode) or value_node.style not in (None, "", '"', "'"):
+                return None
+            start, end = value_node.start_mark.index, value_node.end_mark.index
+            quote = value_node.style if value_node.style in ('"', "'") else ""
+            edit = _offsets_edit(text, start, end, f"{quote}{value}{quote}")
+            return reviewed("yaml", text, Fix(safety, message, [edit]))
+        stack.extend(part for pair in pairs for part in pair)
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return None
+
+
+def _offsets_edit(text: str, start: int, end: int, content: str) -> Edit:
+    def position(offset: int) -> tuple[int, int]:
+        return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+    return Edit(position(start), position(end), content)
