@@ -361,3 +361,9 @@ def test_without_a_pin_the_newest_release_is_assumed_and_findings_say_so(project
     (project / "requirements.txt").write_text("vllm>=0.13\n")
     out = check("pkg", cwd=project)[1]
     assert "task is not an argument of LLM in vLLM 0.13-0.34" in out and "no pin found" not in out, out
+    # An argument no known release has does not depend on the release: no note.
+    (project / "pkg" / "train.py").write_text('from vllm import LLM\nllm = LLM("m", gpu_memory_utilisation=0.9)\n')
+    (project / "requirements.txt").unlink()
+    out = check("pkg", cwd=project)[1]
+    assert "gpu_memory_utilisation is not an argument of LLM in any known vLLM release; did you mean" in out, out
+    assert "no pin found" not in out, out

@@ -78,8 +78,12 @@ def check_facts(
         add(_in_every_release(per_release, releases))
     if version.assumed:
         note = f" (checked against vLLM {version.major}.{version.minor}, the newest known: no pin found; set target-version)"
+        newest = f" in vLLM {version.major}.{version.minor}"
         for finding in findings:
-            if finding.code in ARGUMENT_CODES and not finding.message.endswith(note):
+            if finding.in_no_release:
+                # No known release has it: which one runs does not matter.
+                finding.message = finding.message.replace(newest, " in any known vLLM release", 1)
+            elif finding.code in ARGUMENT_CODES and not finding.message.endswith(note):
                 finding.message += note
     findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
     return findings

@@ -49,6 +49,8 @@ class Finding:
     # An RL framework launch in a Python argv list: (safety, message, ``fix.argv.ElementEdit``s)
     # that fix it, applied by the Python fixer when the list reaches that launch only.
     argv_fix: tuple | None = None
+    # VLM301: no known release has the argument, so the finding does not depend on which one runs.
+    in_no_release: bool = False
 
     @property
     def explanation(self) -> str | None:

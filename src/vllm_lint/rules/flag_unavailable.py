@@ -163,6 +163,7 @@ def _finding(facts, name, release, present_in, guess, span):
         else unknown_setting_error(facts, name),
     )
     finding.argument = name.lstrip("-").replace("-", "_")
+    finding.in_no_release = not present_in
     return finding
 
 
