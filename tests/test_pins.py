@@ -149,3 +149,15 @@ def test_explain_says_which_instruction_names_a_commands_release(capsys):
     assert "target version from the tag of the image vllm/vllm-openai:v0.9.2" in out
     assert f"target version from the RUN pip install at {dockerfile}:8" in out
     assert f"target version from the RUN pip install at {dockerfile}:13" in out
+
+
+def test_a_triton_model_without_a_pin_is_checked_against_every_release(capsys):
+    from vllm_lint.cli import main
+
+    model = PINS / "triton-image" / "model_repository" / "llama" / "1" / "model.py"
+    assert lint(model).findings == []
+    main(["check", "--show-settings", str(model)])
+    assert "target version: any (from the Triton server image" in capsys.readouterr().out
+    pinned = PINS / "triton-pinned" / "model_repository" / "qwen" / "1" / "model.py"
+    main(["check", "--show-settings", str(pinned)])
+    assert "target version: 0.10 (from vllm==0.10.2 at" in capsys.readouterr().out

@@ -240,14 +240,31 @@ def _settings_for(args) -> tuple:
     return settings, excludes, resolver
 
 
+def _triton_model(path: str) -> bool:
+    import ast
+
+    from vllm_lint.python import is_triton_model
+
+    try:
+        with open(path, "rb") as handle:
+            return is_triton_model(ast.parse(handle.read()))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+
+
 def _show_settings(args, settings, excludes, resolver, out) -> int:
     first = args.paths[0] if args.paths else "."
     probe = args.stdin_filename or (first if first != "-" else None)
     if probe and os.path.isdir(probe):
         probe = os.path.join(probe, "__probe__.py")
     version, why = resolver.for_path(probe)
+    releases = version.releases_text
+    if version.assumed and probe and probe.endswith(".py") and _triton_model(probe):
+        from vllm_lint.python import TRITON_IMAGE
+
+        releases, why = "any", TRITON_IMAGE
     out.write(f"config file: {settings.config_path or '(none)'}\n")
-    out.write(f"target version: {version.releases_text} (from {why})\n")
+    out.write(f"target version: {releases} (from {why})\n")
     out.write(f"select: {', '.join(settings.selected)}\n")
     out.write(f"ignore: {', '.join(settings.ignore) or '(none)'}\n")
     out.write(f"exclude: {', '.join(excludes)}\n")

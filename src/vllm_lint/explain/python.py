@@ -52,6 +52,11 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
     except ValueError as error:
         result.error = FileError(path, str(error))
         return []
+    from vllm_lint.python import TRITON_IMAGE, image_release
+
+    image = version.assumed and image_release(tree, version) is not version
+    if image:
+        version = image_release(tree, version)
     project = project_modules()
     with project.analysing(path):
         analysis = analyze_module(tree, path, project)
@@ -70,6 +75,8 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
         kind = launcher_name(engine.kind) if engine.source == "command-line" else None
         report = engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default", kind=kind)
         report.argv_launch = engine.source == "command-line"
+        if image:
+            report.target_version, report.target_version_from = "any", TRITON_IMAGE
         note_assumptions(report.settings, engine)
         call = getattr(engine, "call", None)
         if report.argv_launch and call is not None:

@@ -112,6 +112,7 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, ve
     argv list uses the vLLM its framework pins when the project names none."""
     from vllm_lint.python.analyzer import analyze_module
 
+    version = image_release(tree, version)
     real_path = path if path and path not in ("-", "stdin") else None
     if real_path is None:
         analysis = analyze_module(tree)
@@ -132,6 +133,27 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, ve
             finding.fix_action = None
             finding.fix_safety = None
     return findings
+
+
+# A Triton Python backend model (``model_repository/<name>/<n>/model.py``) defines this class.
+TRITON_MODEL_CLASS = "TritonPythonModel"
+TRITON_IMAGE = "the Triton server image a Triton Python backend model runs in: no pin names its vLLM"
+
+
+def image_release(tree: ast.Module, version: Version) -> Version:
+    """The releases a module may run on when no pin names one: a Triton Python backend model
+    runs in the Triton server image, whose vLLM (0.4 in 24.06, newer in later images) the
+    project does not pin, so every release may, the ones older than the schema too."""
+    if not version.assumed or not is_triton_model(tree):
+        return version
+    from vllm_lint.launch.schema import releases
+
+    known = releases()
+    return Version.admitting([(known[0][0], known[0][1] - 1), *known])
+
+
+def is_triton_model(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.ClassDef) and node.name == TRITON_MODEL_CLASS for node in tree.body)
 
 
 def _framework_findings(analysis, version: Version, path: str | None, version_source: str = "") -> list[Finding]:
