@@ -384,10 +384,9 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     result = FileResult(path, kind=kind)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
     # (an executable with a shell shebang and an appended zip is not the user's script).
-    framework_config, framework_launch = _framework_prefilter(data, kind, path)
-    if not (framework_config or framework_launch or (kind != "toml" and may_have_findings(data, kind))):
-        if not (kind == "yaml" and _chart_image(data, path)):
-            return result
+    analysed, framework_config, framework_launch = _prefilter(data, kind, path)
+    if not analysed:
+        return result
     result.error = not_analysable(path, data)
     if result.error is not None:
         return result
@@ -462,6 +461,23 @@ def _spans_in_bytes(findings: list[Finding], text: str) -> None:
     for finding in findings:
         span = finding.span
         finding.span = Span(span.line, column(span.line, span.col), span.end_line, column(span.end_line, span.end_col))
+
+
+def needs_analysis(data: bytes, kind: str, path: str) -> bool:
+    """Whether ``lint_command_file`` reads the file at all (the byte prefilter)."""
+    return _prefilter(data, kind, path)[0]
+
+
+def _prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool, bool]:
+    """(analysed at all, may hold a framework config, may launch a framework's entry point)."""
+    framework_config, framework_launch = _framework_prefilter(data, kind, path)
+    analysed = (
+        framework_config
+        or framework_launch
+        or (kind != "toml" and may_have_findings(data, kind))
+        or (kind == "yaml" and _chart_image(data, path))
+    )
+    return analysed, framework_config, framework_launch
 
 
 def _framework_prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool]:
