@@ -21,18 +21,23 @@ def declared_packs(path: str | None) -> list[Pack]:
     return list(_packs_for_dir(os.path.dirname(os.path.abspath(path))))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _packs_for_dir(directory: str) -> tuple:
-    start = Path(directory).resolve()
-    for candidate in [start, *start.parents]:
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
-            packs = _packs_in(str(pyproject))
-            if packs is not None:
-                return packs
-        if (candidate / ".git").exists():
-            break
-    return ()
+    return _packs_from(Path(directory).resolve())
+
+
+@lru_cache(maxsize=4096)
+def _packs_from(candidate: Path) -> tuple:
+    """The packs of the nearest pyproject.toml that declares some, up to the repository's root;
+    each folder is looked at once however many folders below it are linted."""
+    pyproject = candidate / "pyproject.toml"
+    if pyproject.is_file():
+        packs = _packs_in(str(pyproject))
+        if packs is not None:
+            return packs
+    if (candidate / ".git").exists() or candidate.parent == candidate:
+        return ()
+    return _packs_from(candidate.parent)
 
 
 @lru_cache(maxsize=64)
