@@ -10,7 +10,11 @@
   from ``benchmarks/.cache/wheels``, else downloaded there with
   ``pip download --no-deps vllm==X``.
 
-Only ``.py`` files are kept.  Nothing here is committed.
+* ``harness`` and ``framework``: generated repository shapes (``generated.py``):
+  an evaluation harness of ~15,000 small files that mention no vLLM, and an RL
+  framework's repository in NeMo-RL's shape (its Hydra configs and launch scripts).
+
+Only ``.py`` files are kept from the first two.  Nothing here is committed.
 """
 
 from __future__ import annotations
@@ -100,7 +104,41 @@ def vllm_tree(version: str = VLLM_VERSION) -> Path:
     return target / "vllm"
 
 
-CORPORA = {"stdlib": stdlib, "vllm": vllm_tree}
+def _generated(name: str, build) -> Path:
+    """A generated repository shape (``generated.py``), made once."""
+    target = CACHE / f"generated-{name}"
+    marker = target / ".complete"
+    if marker.exists():
+        return target / "repo"
+    if target.exists():
+        shutil.rmtree(target)
+    (target / "repo").mkdir(parents=True)
+    build(target / "repo")
+    (target / "pyproject.toml").write_text(ISOLATING_PYPROJECT)
+    marker.write_text("")
+    return target / "repo"
+
+
+def harness() -> Path:
+    """An evaluation harness's shape: ~15,000 small YAML task configs and Python helpers, no vLLM."""
+    import generated
+
+    return _generated("harness", generated.harness)
+
+
+def framework() -> Path:
+    """An RL framework repository's shape (NeMo-RL's): its base config, recipes composing it, launch scripts.
+
+    ``VLLM_LINT_BENCH_FRAMEWORK_REPO`` names a local copy of a real framework repository to use instead."""
+    local = os.environ.get("VLLM_LINT_BENCH_FRAMEWORK_REPO")
+    if local:
+        return Path(local).resolve()
+    import generated
+
+    return _generated("framework", generated.framework)
+
+
+CORPORA = {"stdlib": stdlib, "vllm": vllm_tree, "harness": harness, "framework": framework}
 
 
 def python_files(root: Path) -> list[Path]:
