@@ -341,7 +341,9 @@ TITLES = {
 }
 
 
-def title(name: str) -> str:
+def title(name: str, root: str = "") -> str:
+    if name == "framework" and root and corpora.CACHE.resolve() not in Path(root).resolve().parents:
+        return f"RL framework repository (local copy: {Path(root).name})"
     return TITLES.get(name) or f"vLLM {corpora.VLLM_VERSION} source tree"
 MEMORY_BUDGET_MIB = 150
 
@@ -370,7 +372,7 @@ def budget_rows(corpus: dict, rows: list[dict], jobs: int) -> list[tuple[str, st
     fix = by_tool.get("vllm-lint check --fix")
     if fix:
         out.append(("`--fix` on a tree without findings <= 1.1x `check`", f"{fix['cpu'] / check['cpu']:.2f}x", _ok(fix["cpu"] <= 1.1 * check["cpu"])))
-    else:
+    elif not fix_available():
         out.append(("`--fix` on a tree without findings <= 1.1x `check`", "not measured (no fixer in this build)", "n/a"))
     if name == "vllm":
         out.append((f"peak memory < {MEMORY_BUDGET_MIB} MB", f"{check['rss_mib']:.0f} MiB", _ok(check["rss_mib"] < MEMORY_BUDGET_MIB)))
@@ -414,7 +416,7 @@ def markdown(report: dict) -> str:
     for corpus in report["corpora"]:
         rows = derived(corpus)
         lines += [
-            f"#### {title(corpus['corpus'])} ({corpus.get('all_files', corpus['files'])} files; "
+            f"#### {title(corpus['corpus'], corpus.get('root', ''))} ({corpus.get('all_files', corpus['files'])} files; "
             f"{corpus['files']} Python files, {corpus['lines']:,} lines)",
             "",
             *([f"Load average (1 min) before and after the runs: {corpus['load'][0]:.2f}, {corpus['load'][1]:.2f}.", ""] if "load" in corpus else []),
