@@ -815,3 +815,57 @@ def lint_text_result(tmp_path, name, text):
     path = tmp_path / f"fixed-{name}"
     path.write_bytes(text.encode())
     return lint(path).findings
+
+
+def test_entry_scripts_are_derived_from_the_frameworks_own_source(tmp_path):
+    """ROLL's entry scripts compose a Hydra config; those whose pipeline has an ``actor_infer``
+    worker are launches of the pack's config, the fine-tuning one is not."""
+    from vllm_lint.frameworks import packs
+    from vllm_lint.frameworks.entry_points import script_composes
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "roll/pipeline/rlvr/rlvr_vlm_pipeline.py", """\
+        class RLVRVLMPipeline:
+            def __init__(self, config):
+                self.actor_infer = config.actor_infer
+        """)
+    write(tmp_path / "roll/pipeline/sft/sft_pipeline.py", """\
+        class SFTPipeline:
+            def __init__(self, config):
+                self.actor_train = config.actor_train
+        """)
+    for name, module, cls in (("start_rlvr_vl_pipeline", "rlvr.rlvr_vlm_pipeline", "RLVRVLMPipeline"), ("start_sft_pipeline", "sft.sft_pipeline", "SFTPipeline")):
+        write(tmp_path / f"examples/{name}.py", f"""\
+            from hydra.experimental import compose, initialize
+            from roll.pipeline.{module} import {cls}
+
+            def main():
+                initialize(config_path="config", job_name="app")
+                {cls}(compose(config_name="rlvr_config"))
+            """)
+    script = write(tmp_path / "examples/run.sh", "python examples/start_rlvr_vl_pipeline.py --config_path config --config_name c\n")
+    roll = packs.load_pack("roll")
+    assert script_composes(roll, "examples/start_rlvr_vl_pipeline.py", str(script))
+    assert not script_composes(roll, "examples/start_sft_pipeline.py", str(script))
+    assert not script_composes(roll, "examples/start_missing_pipeline.py", str(script))
+    assert not script_composes(roll, "../outside/start_rlvr_vl_pipeline.py", str(script))
+
+
+def test_imports_read_for_the_modules_an_entry_point_reaches():
+    from vllm_lint.frameworks.entry_points import _imported
+
+    source = b"from a.b import (\n    c,  # the setup\n    d as e,\n)\nimport f.g\nfrom h import i, j\nfrom .k import m\n"
+    assert _imported(source) == ["a.b", "a.b.c", "a.b.d", "f.g", "h", "h.i", "h.j"]
+    init = b"from .setup import (x,\n  y)\nfrom p.q.config import Config\nfrom other import z\n"
+    assert _imported(init, package="p.q") == ["p.q.setup", "p.q.setup.x", "p.q.setup.y", "p.q.config", "p.q.config.Config"]
+
+
+def test_the_launch_prefilter_admits_the_packs_whose_entry_points_are_derived():
+    """Every pack that derives entry points from the framework's source has a byte marker that
+    admits a launch of a project's own module, and no other pack has one."""
+    from vllm_lint.frameworks import packs
+
+    derived = {name for name in packs.BUILTIN if packs.load_pack(name).launchers.get("composes")}
+    assert derived == set(packs.DERIVED_ENTRY_POINTS)
+    assert packs.launch_candidates(b"python3 -m myproj.train actor_rollout_ref.rollout.n=4") == ["verl"]
+    assert packs.launch_candidates(b"python3 -m myproj.train trainer.epochs=3") == []

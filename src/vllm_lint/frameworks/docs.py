@@ -49,9 +49,13 @@ def render(name: str) -> str:
         )
     if launchers.get("composes"):
         markers = " or ".join(" and ".join(f"`{m}`" for m in group) for group in launchers["composes"])
+        reaches = " or ".join(" and ".join(f"`{m}`" for m in group) for group in launchers.get("reaches", []))
         out.append(
-            "With the framework's source in the linted tree or installed, `python -m` of any module whose "
-            f"source holds {markers} is an entry point too (the engine is checked)."
+            "With the framework's source in the linted tree or installed, `python -m` of any module "
+            "(or, in the tree, `python`/`uv run` of any script) whose "
+            f"source holds {markers}"
+            + (f", and which holds {reaches} itself or imports a module that does," if reaches else "")
+            + " is an entry point too (the engine is checked)."
         )
     if launchers.get("commands"):
         style = (

@@ -232,7 +232,7 @@ def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool] | Non
     """The pack whose entry point the command runs, the index of its first argument, and whether
     the entry point sends the config's requests (a training loop) or only builds the engines."""
     from vllm_lint.frameworks import packs
-    from vllm_lint.frameworks.entry_points import composes_config
+    from vllm_lint.frameworks.entry_points import composes_config, script_composes
 
     texts = [w.text for w in words]
     for name in packs.BUILTIN:
@@ -243,6 +243,8 @@ def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool] | Non
                 tail = words[index].suffix
                 if tail.startswith("/") and any(fnmatch.fnmatch(tail, "*/" + pattern) for pattern in pack.scripts):
                     return pack, index + 1, True
+                if tail.startswith("/") and _derived_script(pack, tail, path, script_composes):
+                    return pack, index + 1, False
                 continue
             if text == "-m" and index + 1 < len(texts) and texts[index + 1] is not None:
                 module = texts[index + 1]
@@ -252,10 +254,26 @@ def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool] | Non
                     return pack, index + 2, False
             if any(fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(text, "*/" + pattern) for pattern in pack.scripts):
                 return pack, index + 1, True
+            if _runs_script(texts, index) and script_composes(pack, text, path):
+                return pack, index + 1, False
             # A console script: the command itself, or run through ``uv run``.
             if text in pack.launchers.get("commands", []) and (index == 0 or texts[max(0, index - 2):index] == ["uv", "run"]):
                 return pack, index + 1, True
     return None
+
+
+def _runs_script(texts, index: int) -> bool:
+    """Whether the word at ``index`` is the script a ``python``/``uv run`` command runs."""
+    text = texts[index]
+    if not text.endswith(".py") or index == 0:
+        return False
+    before = [t for t in texts[:index] if t is not None]
+    return any(t == "run" or t.rsplit("/", 1)[-1].startswith("python") for t in before)
+
+
+def _derived_script(pack: Pack, tail: str, path: str | None, script_composes) -> bool:
+    """``$ROOT/examples/run_eval.py``: the literal tail, looked up from the linted file's folder up."""
+    return script_composes(pack, tail.strip("/"), path)
 
 
 _CONFIG_OPTIONS = ("--config-name", "-cn", "--config-path", "-cp", "--config", "--config-dir", "-cd", "--config_name", "--config_path")

@@ -45,7 +45,20 @@ _LOADED: dict = {}
 # Substring tests (bytes.find is far faster than a regex alternation); the per-pack
 # test runs only when some marker is there.
 _CONFIG_MARKERS = tuple(m for _, markers, _ in BUILTIN.values() for m in markers)
-_LAUNCH_MARKERS = tuple(m for _, _, markers in BUILTIN.values() for m in markers)
+# Packs whose entry points are also found in the framework's source (``launchers.composes``): a
+# project's own entry point (``python -m myproj.train``, ``uv run tools/run_async.py``) has no
+# launch marker, but the overrides that reach the engine name these keys (one marker each: every
+# one more is a scan of every command file).  ROLL's launches take no overrides; its entry
+# scripts are all ``start_*_pipeline.py``.
+DERIVED_ENTRY_POINTS = {
+    "verl": (b"actor_rollout_ref",),
+    "skyrl": (b"inference_engine",),
+    "nemo-rl": (b"generation.vllm_",),
+    "roll": (b"_pipeline.py",),
+}
+_LAUNCH_MARKERS = tuple(m for _, _, markers in BUILTIN.values() for m in markers) + tuple(
+    m for markers in DERIVED_ENTRY_POINTS.values() for m in markers
+)
 _OWN_CONFIG_NAMES = tuple({own.rsplit("/", 1)[-1] for paths in OWN_CONFIGS.values() for own in paths})
 
 
@@ -63,4 +76,8 @@ def config_candidates(data: bytes, path: str = "") -> list[str]:
 def launch_candidates(data: bytes) -> list[str]:
     if not any(m in data for m in _LAUNCH_MARKERS):
         return []
-    return [name for name, (_, _, markers) in BUILTIN.items() if any(m in data for m in markers)]
+    return [
+        name
+        for name, (_, _, markers) in BUILTIN.items()
+        if any(m in data for m in markers) or any(m in data for m in DERIVED_ENTRY_POINTS.get(name, ()))
+    ]

@@ -1,6 +1,10 @@
 """NeMo-RL: what ``policy.generation`` forwards to ``vllm.LLM`` and to every request.
 
 Read from NVIDIA-NeMo/RL 0.6.0 (HEAD 7ea279a, 2026-08-22):
+``examples/run_*.py`` (each loads its config with ``load_config`` into a ``MasterConfig``;
+those whose algorithm builds ``VllmGeneration`` from ``policy["generation"]`` are the
+entry points: run_grpo, run_grpo_sliding_puzzle, run_vlm_grpo, run_distillation, run_ppo,
+run_grpo_single_controller, nemo_gym/run_grpo_nemo_gym, nemo_gym/run_distillation_nemo_gym),
 ``examples/configs/grpo_math_1B.yaml`` (the defaults every recipe extends through
 ``defaults: ../../grpo_math_1B.yaml``) and
 ``nemo_rl/models/generation/vllm/vllm_worker.py``: ``vllm_kwargs`` is splatted
@@ -25,7 +29,14 @@ PACK = {
     "vllm_pins": {"0.6": {"vllm": "==0.25.1"}},
     "launchers": {
         "modules": [],
+        # The training scripts, and the fallback when NeMo-RL's source is not in the tree.
         "scripts": ["examples/run_grpo*.py", "examples/run_distillation*.py", "examples/run_ppo*.py"],
+        # With the source at hand, any script that loads a MasterConfig and builds (or imports the
+        # module that builds) a VllmGeneration from the policy's generation settings is an entry
+        # point: run_vlm_grpo.py, nemo_gym/run_grpo_nemo_gym.py, run_grpo_single_controller.py ...
+        # (not run_sft.py, run_dpo.py, run_rm.py: no generation; nor run_eval.py: its own config).
+        "composes": [["load_config(", "MasterConfig"]],
+        "reaches": [["VllmGeneration(", '"generation"]']],
         "config_option": "--config",
     },
     "backend": {"key": "policy.generation.backend", "values": ["vllm"]},

@@ -1,6 +1,9 @@
 """ROLL: what an ``actor_infer`` worker with the vLLM strategy forwards to the engine.
 
 Read from alibaba/ROLL (HEAD 8eb27cc, 2026-08-19):
+``examples/start_*_pipeline.py`` (each composes a Hydra config; the rlvr, rlvr_vl,
+rlvr_rollout, agentic, agentic_rollout and onpolicy_distill pipelines have an
+``actor_infer`` worker, the sft, dpo and distill ones do not),
 ``roll/distributed/strategy/vllm_strategy.py`` copies
 ``actor_infer.strategy_args.strategy_config``, pops ``VLLM_USE_V1`` and
 ``sleep_level`` (not engine arguments) and passes the rest as ``**kwargs`` to
@@ -21,7 +24,13 @@ PACK = {
     "distribution": "roll",
     "launchers": {
         "modules": [],
+        # The fallback when ROLL's source is not in the tree.
         "scripts": ["examples/start_rlvr_pipeline.py", "examples/start_agentic_pipeline.py"],
+        # With the source at hand, any script that composes a Hydra config and runs a pipeline
+        # (or config) with an ``actor_infer`` worker is an entry point: start_rlvr_vl_pipeline.py,
+        # start_agentic_rollout_pipeline.py ... (not start_sft_pipeline.py, start_dpo_pipeline.py).
+        "composes": [["initialize(", "compose("]],
+        "reaches": [["actor_infer"]],
     },
     "backend": {"key": "actor_infer.strategy_args.strategy_name", "values": ["vllm"]},
     "engine": [
