@@ -825,3 +825,12 @@ def test_a_replay_value_in_a_launched_config_file_is_reported_and_fixed_at_its_k
     assert (tmp_path / "run.sh").read_text() == "vllm serve Qwen/Qwen3-8B --config serving.yaml --port 8000\n"
     assert "All checks passed" in _check(tmp_path, ".")
 
+
+def test_a_single_dash_host_is_reported_with_the_error_argparse_gives():
+    from vllm_lint.lint import lint_file
+    from vllm_lint.versions import Version
+
+    path = TESTDATA / "commandline" / "single-dash-host.sh"
+    [finding] = lint_file(str(path), lambda _path: (Version(0, 19), "fixture")).findings
+    assert finding.message == "-host is not an argument in vLLM 0.19; did you mean --host?"
+    assert finding.vllm_error == "argument -h/--help: ignored explicit argument 'ost'"

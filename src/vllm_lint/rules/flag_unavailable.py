@@ -137,12 +137,28 @@ def _options(facts, release):
             continue  # an image's plugin may add it (vllm-omni's --omni)
         long_options = [name for name in release.options if name.startswith("--")]
         guess = schema.near_miss(option, long_options) if option.startswith("--") else None
+        if guess is None and not option.startswith("--") and "-" + option in long_options:
+            guess = "-" + option  # -host for --host
         span = origin.span if origin is not None and origin.path is None else facts.anchor
         finding = _finding(facts, option, release, present_in, guess, span)
+        help_error = _help_flag_error(option, release)
+        if help_error is not None:
+            finding.vllm_error = help_error
         rename = schema.documented_rename(bare, release) if option.startswith("--") else None
         if rename is not None:
             _renamed(finding, rename, facts, option, origin if origin is not None and origin.path is None else None)
         yield from_other_file(finding, origin)
+
+
+def _help_flag_error(option: str, release) -> str | None:
+    """argparse reads ``-host`` as ``-h`` with ``ost`` attached: help takes no value, so it stops
+    with this error (unless the attached letters are short flags themselves)."""
+    if option.startswith("--") or len(option) < 3 or not option.startswith("-h") or not release.has_option("-h"):
+        return None
+    attached = option[2:]
+    if release.has_option("-" + attached[0]):
+        return None
+    return f"argument -h/--help: ignored explicit argument '{attached}'"
 
 
 def _finding(facts, name, release, present_in, guess, span):
