@@ -1,0 +1,462 @@
+"""Start-up checks between engine arguments (VLM401-VLM409), driven by data generated from
+vLLM's own config code (``startup_checks.json``, written by ``tools/vllm_startup_checks.py``).
+
+Each check is one ``raise`` of a vLLM validator whose condition reads only engine arguments:
+its condition as an expression tree, vLLM's message, and the file, line and function it
+comes from, per release.  A check is reported when its condition is certainly true of the
+arguments as written: a value that is not known, or that a check reads from somewhere the
+generator could not follow, makes it silent (three-valued logic: ``a and ?`` is false
+when ``a`` is false, and unknown otherwise).
+
+The checks are grouped into codes by the part of vLLM that raises them, so that each can
+be selected and silenced on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+
+from vllm_lint.facts import ABSENT, UNKNOWN, Known, Mapping, as_bool
+from vllm_lint.launch import schema
+from vllm_lint.rules.base import Rule, from_other_file
+from vllm_lint.versions import VersionRange
+
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startup_checks.json")
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    with open(_DATA, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _release_data(version) -> dict | None:
+    return _data()["releases"].get("%d.%d" % version.release)
+
+
+class Enum:
+    """An enum member a check compares with (``MambaBackendEnum.FLASHINFER``): vLLM parses
+    the argument's text by its upper-cased name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _equal(left, right):
+    if isinstance(right, Enum):
+        left, right = right, left
+    if isinstance(left, Enum):
+        if isinstance(right, str):
+            return right.upper() == left.name
+        if right is None:
+            return False
+        return UNKNOWN
+    if isinstance(left, Mapping) or isinstance(right, Mapping):
+        if left is None or right is None:
+            return False
+        return UNKNOWN
+    return left == right
+
+
+def _kleene_and(values):
+    result = True
+    for value in values:
+        if value is False:
+            return False
+        if value is not True:
+            result = UNKNOWN
+    return result
+
+
+def _kleene_or(values):
+    result = False
+    for value in values:
+        if value is True:
+            return True
+        if value is not False:
+            result = UNKNOWN
+    return result
+
+
+def _truth(value):
+    if value is UNKNOWN:
+        return UNKNOWN
+    if isinstance(value, Mapping):
+        truthy = value.truthy()
+        return UNKNOWN if truthy is None else truthy
+    if isinstance(value, (Enum, Factory)):
+        return True
+    if isinstance(value, (bool, int, float, str, list, tuple)) or value is None:
+        return bool(value)
+    return UNKNOWN
+
+
+_TYPE_NAMES = {bool: ("bool", "int"), int: ("int",), float: ("float",), str: ("str",), list: ("list",), type(None): ()}
+
+
+class Factory:
+    """An argument's default made by a factory (a config object): not None, not a dict."""
+
+
+class Evaluator:
+    """The value of a check's expression for one engine's arguments."""
+
+    def __init__(self, lookup) -> None:
+        self.lookup = lookup  # (argument, key or None, default from the expression) -> value
+
+    def value(self, expr):
+        if "const" in expr:
+            return expr["const"]
+        if "enum" in expr:
+            return Enum(expr["enum"])
+        if "unknown" in expr:
+            return UNKNOWN
+        if "arg" in expr:
+            value = self.lookup(expr["arg"], expr.get("key"), expr.get("default", ABSENT))
+            return Factory() if isinstance(value, dict) and "factory" in value else value
+        op, args = expr["op"], expr["args"]
+        if op == "and":
+            return _kleene_and(_truth(self.value(a)) for a in args)
+        if op == "or":
+            return _kleene_or(_truth(self.value(a)) for a in args)
+        if op == "not":
+            truth = _truth(self.value(args[0]))
+            return UNKNOWN if truth is UNKNOWN else not truth
+        values = [self.value(a) for a in args]
+        if any(v is UNKNOWN for v in values):
+            return UNKNOWN
+        try:
+            return self._apply(op, values)
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return UNKNOWN
+
+    @staticmethod
+    def _apply(op, values):
+        left = values[0]
+        right = values[1] if len(values) > 1 else None
+        if op == "==":
+            return _equal(left, right)
+        if op == "!=":
+            equal = _equal(left, right)
+            return UNKNOWN if equal is UNKNOWN else not equal
+        if any(isinstance(v, Factory) for v in values):
+            if op in ("is", "is not") and (left is None or right is None):
+                return op == "is not"
+            if op == "isinstance":
+                return False if "dict" in right or "str" in right else UNKNOWN
+            return UNKNOWN
+        if op in ("is", "is not"):
+            if right is None or left is None:
+                same = left is None and right is None
+            elif isinstance(left, bool) and isinstance(right, bool):
+                same = left is right
+            else:
+                return UNKNOWN
+            return same if op == "is" else not same
+        if op in ("in", "not in"):
+            if not isinstance(right, (list, tuple)) or isinstance(left, (Mapping, Enum)):
+                return UNKNOWN
+            found = left in right
+            return found if op == "in" else not found
+        if op == "isinstance":
+            if isinstance(left, Mapping):
+                return "dict" in right
+            names = _TYPE_NAMES.get(type(left))
+            return UNKNOWN if names is None else any(name in right for name in names)
+        if op in ("int", "bool"):
+            return int(left) if op == "int" else bool(left)
+        if op in ("min", "max"):
+            return min(values) if op == "min" else max(values)
+        if any(isinstance(v, (Mapping, Enum, str)) or v is None for v in values):
+            return UNKNOWN
+        if op == "<":
+            return left < right
+        if op == "<=":
+            return left <= right
+        if op == ">":
+            return left > right
+        if op == ">=":
+            return left >= right
+        if op == "+":
+            return left + right
+        if op == "-":
+            return left - right
+        if op == "*":
+            return left * right
+        if op == "//":
+            return left // right
+        if op == "%":
+            return left % right
+        return UNKNOWN
+
+
+def _arguments_read(expr, found=None) -> list:
+    """The (argument, key) pairs a condition reads, in order."""
+    found = [] if found is None else found
+    if "arg" in expr:
+        pair = (expr["arg"], expr.get("key"))
+        if pair not in found:
+            found.append(pair)
+    for value in expr.get("args", ()):
+        _arguments_read(value, found)
+    return found
+
+
+# ---------------------------------------------------------------------------------------------
+# The arguments as each front end writes them
+
+
+def _convert(text: str | None, kind: str, negative: bool):
+    """A command-line value as vLLM's parser types it; UNKNOWN where that is unsure."""
+    if kind == "bool":
+        if text is None:
+            return not negative
+        return UNKNOWN
+    if text is None:
+        return UNKNOWN
+    if kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            return UNKNOWN
+    if kind == "float":
+        try:
+            return float(text)
+        except ValueError:
+            return UNKNOWN
+    if kind == "str":
+        return None if text == "None" and False else text
+    if kind == "json":
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return UNKNOWN
+        return _as_mapping(value)
+    return UNKNOWN
+
+
+def _as_mapping(value):
+    if isinstance(value, dict):
+        return Mapping({str(k): Known(_as_mapping(v)) for k, v in value.items()})
+    return value
+
+
+def _command_line_values(facts, release, table) -> dict | None:
+    """dest -> (value, origin) for every option written, as the parser leaves them."""
+    if facts.options is None:
+        return None
+    found = {}
+    for option, origin, text in facts.options:
+        dest = release.dest(option)
+        if dest is None:
+            continue
+        kind = table.get(dest, {}).get("type", "other")
+        long = "--" + dest.replace("_", "-")
+        negative = option != long and (option.startswith("--no-") or option.startswith("--disable-"))
+        found[dest] = (_convert(text, kind, negative), origin)
+    return found
+
+
+class Arguments:
+    """One engine's arguments as the checks read them."""
+
+    def __init__(self, facts, version, data) -> None:
+        self.facts, self.data = facts, data
+        self.table = data["arguments"]
+        self.cli = None
+        if facts.source == "command-line":
+            release = schema.schema_for(version)
+            self.cli = _command_line_values(facts, release, self.table) if release.exact else None
+
+    @property
+    def usable(self) -> bool:
+        return self.facts.source != "command-line" or self.cli is not None
+
+    def fact(self, name):
+        """The fact of one argument: Known, ABSENT or UNKNOWN."""
+        if self.cli is not None:
+            if name in self.cli:
+                value, origin = self.cli[name]
+                return UNKNOWN if value is UNKNOWN else Known(value, origin)
+            return UNKNOWN if self.facts.open else ABSENT
+        return self.facts.get(name)
+
+    def origin(self, name):
+        if self.cli is not None:
+            return self.cli[name][1] if name in self.cli else None
+        return self.facts.written.get(name)
+
+    def written(self, name, key=None) -> bool:
+        """The argument (or the key of a dict argument, or its shortcut) is written."""
+        if key is not None:
+            fact = self.fact(name)
+            if isinstance(fact, Known) and isinstance(fact.value, Mapping) and key in fact.value.items:
+                return True
+            shortcut = self.data.get("shortcuts", {}).get(name, {}).get(key)
+            return shortcut is not None and self.written(shortcut)
+        if self.cli is not None:
+            return name in self.cli
+        return self.facts.present(name)
+
+    def lookup(self, name, key, default):
+        fact = self.fact(name)
+        if key is None:
+            if fact is ABSENT:
+                if default is not ABSENT:
+                    return default
+                entry = self.table.get(name, {})
+                return entry["default"] if "default" in entry else UNKNOWN
+            return fact.value if isinstance(fact, Known) else UNKNOWN
+        # A key of a dict argument (``speculative_config["method"]``), or its shortcut
+        # argument (``spec_method``) when the dict does not set it.
+        shortcut = self.data.get("shortcuts", {}).get(name, {}).get(key)
+        if fact is UNKNOWN or (isinstance(fact, Known) and not isinstance(fact.value, Mapping) and fact.value is not None):
+            return UNKNOWN
+        mapping = fact.value if isinstance(fact, Known) and isinstance(fact.value, Mapping) else None
+        inner = mapping.get(key) if mapping is not None else ABSENT
+        if inner is ABSENT and shortcut is not None:
+            short = self.fact(shortcut)
+            if short is UNKNOWN:
+                return UNKNOWN
+            if isinstance(short, Known) and short.value is not None:
+                return short.value
+        if inner is ABSENT:
+            entry = self.data.get("keys", {}).get(name, {}).get(key)
+            return entry["default"] if entry else UNKNOWN
+        return inner.value if isinstance(inner, Known) else UNKNOWN
+
+    def builds(self, name) -> bool | None:
+        """Whether vLLM builds the config a dict argument holds (a speculative config is
+        built only when one of its settings is given)."""
+        fact = self.fact(name)
+        if fact is UNKNOWN:
+            return None
+        if isinstance(fact, Known) and fact.value is not None:
+            return True
+        shortcuts = self.data.get("shortcuts", {}).get(name, {})
+        given = False
+        for shortcut in shortcuts.values():
+            short = self.fact(shortcut)
+            if short is UNKNOWN:
+                return None
+            if isinstance(short, Known) and short.value is not None:
+                given = True
+        return given
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _render(check, evaluator) -> str:
+    values = []
+    for field in check["fields"]:
+        value = evaluator.value(field["expr"]) if field["expr"] else UNKNOWN
+        if value is UNKNOWN or isinstance(value, (Mapping, Enum)):
+            values.append("{" + field["text"] + "}")
+        else:
+            values.append(repr(value) if field["repr"] else str(value))
+    try:
+        return check["message"].format(*values)
+    except (IndexError, KeyError, ValueError):
+        return check["message"]
+
+
+def _spell(arguments, name, key) -> str:
+    command_line = arguments.facts.source == "command-line"
+    text = "--" + name.replace("_", "-") if command_line else name
+    return f"{text}.{key}" if key and command_line else (f'{text}["{key}"]' if key else text)
+
+
+def check_for(code: str):
+    def check(facts, version):
+        data = _release_data(version)
+        if data is None:
+            return
+        arguments = Arguments(facts, version, data)
+        if not arguments.usable:
+            return
+        if facts.source == "python" and facts.kind not in schema.CONSTRUCTORS:
+            return
+        for item in data["checks"]:
+            if code_of(item["file"]) != code:
+                continue
+            if item.get("llm_only") and not (facts.source == "python" and facts.kind == "LLM"):
+                continue
+            read = _arguments_read(item["when"])
+            built = [arguments.builds(name) for name, key in read if key is not None]
+            if any(b is not True for b in built):
+                continue
+            evaluator = Evaluator(arguments.lookup)
+            if evaluator.value(item["when"]) is not True:
+                continue
+            written = [(n, k) for n, k in read if arguments.written(n, k)]
+            if not written:
+                continue  # vLLM's defaults alone never fail
+            name, key = written[0]
+            origin = arguments.origin(name)
+            span = origin.span if origin is not None and origin.path is None else facts.location_of(name)
+            error = _render(item, evaluator)
+            settings = ", ".join(dict.fromkeys(_spell(arguments, n, k) for n, k in written))
+            where = f"{item['file']}:{item['line']}"
+            finding = RULES_BY_CODE[code].finding(
+                f"vLLM {data['release'].rsplit('.', 1)[0]} refuses to start with these arguments ({settings}): "
+                f"{item['error']} in {item['function']} ({where})",
+                span,
+                vllm_error=error,
+            )
+            yield from_other_file(finding, origin) if facts.source == "command-line" else finding
+
+    return check
+
+
+GENERAL = "VLM406"
+CODE_OF_FILE = {
+    "vllm/config/parallel.py": "VLM401",
+    "vllm/engine/arg_utils.py": "VLM402",
+    "vllm/entrypoints/llm.py": "VLM403",
+    "vllm/config/model.py": "VLM404",
+    "vllm/config/observability.py": "VLM405",
+    "vllm/config/profiler.py": "VLM405",
+}
+
+
+def code_of(path: str) -> str:
+    """The code of the checks one vLLM file raises."""
+    return CODE_OF_FILE.get(path, GENERAL)
+
+
+def _versions() -> VersionRange:
+    keys = sorted(tuple(int(p) for p in key.split(".")) for key in _data()["releases"])
+    return VersionRange(keys[0], None) if keys else VersionRange((99, 0), None)
+
+
+def _errors(code: str) -> tuple[str, ...]:
+    """vLLM's messages for this code in the newest release, their fields as vLLM writes them."""
+    newest = max(_data()["releases"].values(), key=lambda r: tuple(int(p) for p in r["release"].split(".")))
+    texts = []
+    for item in newest["checks"]:
+        if code_of(item["file"]) == code:
+            text = item["message"].format(*("{" + f["text"] + "}" for f in item["fields"]))
+            if text not in texts:
+                texts.append(" ".join(text.split()))
+    return tuple(texts)
+
+
+def make_rule(code: str, name: str, summary: str, doc: str) -> Rule:
+    rule = Rule(
+        code=code,
+        name=name,
+        summary=summary,
+        versions=_versions(),
+        scope="engine",
+        check=check_for(code),
+        doc=doc,
+        vllm_errors=_errors(code),
+    )
+    RULES_BY_CODE[code] = rule
+    return rule
+
+
+RULES_BY_CODE: dict[str, Rule] = {}

@@ -1,0 +1,35 @@
+"""## What it does
+Checks for the remaining start-up checks between arguments that the data
+holds: those of the other config classes (`CompilationConfig`, `MambaConfig`,
+`EngramConfig`, `AttentionConfig`, `VllmConfig`, ...), for example an encoder
+CUDA graph token budget that is not positive, or an Engram shared-memory
+option without CPU offload.
+
+## Why is this bad?
+vLLM validates these configs before it loads the model and refuses to start
+with the error quoted in the finding.
+
+## Example
+```python
+from vllm import LLM
+
+llm = LLM("Qwen/Qwen3-VL-8B-Instruct", compilation_config={"encoder_cudagraph_max_token_budget": 0})
+```
+
+## Use instead
+```python
+from vllm import LLM
+
+llm = LLM("Qwen/Qwen3-VL-8B-Instruct", compilation_config={"encoder_cudagraph_max_token_budget": 8192})
+```
+
+## Fix safety
+No automatic fix.
+
+## Versions
+Every release the data was generated from; the checks differ per release.
+"""
+
+from vllm_lint.rules.startup_checks import make_rule
+
+RULE = make_rule("VLM406", "startup-other-configs", "arguments another vLLM config class rejects together", __doc__)

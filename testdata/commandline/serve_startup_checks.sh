@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# target-version: 0.34
+# Start-up checks between arguments on vllm serve command lines.
+set -euo pipefail
+MODEL=Qwen/Qwen3-8B
+
+vllm serve "$MODEL" -tp 2 --ray-workers-use-nsight  # expect: VLM401:27
+vllm serve "$MODEL" -tp 2 --ray-workers-use-nsight --distributed-executor-backend ray
+
+# vllm serve accepts data parallelism (the LLM class does not): only EPLB is reported.
+vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --enable-eplb  # expect: VLM401
+vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --enable-eplb --enable-expert-parallel
+
+vllm serve "$MODEL" --checkpoint-prepare-on-startup  # expect: VLM404:21
+vllm serve "$MODEL" --checkpoint-prepare-on-startup --enable-sleep-mode
+vllm serve "$MODEL" --checkpoint-prepare-on-startup --enable-sleep-mode --no-enable-sleep-mode  # expect: VLM404
+
+# Anything an expansion may add makes the rest unknown.
+vllm serve "$MODEL" --checkpoint-prepare-on-startup $EXTRA_ARGS
+
+# Other servers are not vLLM.
+python -m sglang.launch_server --model-path "$MODEL" --enable-eplb --tp 2

@@ -1,0 +1,61 @@
+"""Start-up checks between engine arguments, as vLLM 0.34's config classes raise them."""
+# target-version: 0.34
+import os
+
+from vllm import LLM, SamplingParams
+
+MODEL = "Qwen/Qwen3-8B"
+
+# Nsight profiling needs Ray workers; the Ray backend makes it valid.
+profiled = LLM(MODEL, tensor_parallel_size=2, ray_workers_use_nsight=True)  # expect: VLM401:47
+profiled_ray = LLM(MODEL, tensor_parallel_size=2, ray_workers_use_nsight=True, distributed_executor_backend="ray")
+
+# EPLB without expert parallelism: the LLM class rejects data parallelism first, both are reported.
+moe = LLM("Qwen/Qwen3-30B-A3B", data_parallel_size=2, enable_eplb=True)  # expect: VLM401, VLM403
+moe_ep = LLM("Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, enable_eplb=True, enable_expert_parallel=True)
+
+# Data parallelism in one process: only the LLM class refuses it.
+dp = LLM(MODEL, data_parallel_size=4)  # expect: VLM403:17
+dp_external = LLM(MODEL, data_parallel_size=4, distributed_executor_backend="external_launcher")
+
+# Checkpoint preparation happens while the engine sleeps.
+prepared = LLM(MODEL, checkpoint_prepare_on_startup=True)  # expect: VLM404:23
+sleeping = LLM(MODEL, checkpoint_prepare_on_startup=True, enable_sleep_mode=True)
+
+# Tracing details need somewhere to send them.
+traced = LLM(MODEL, collect_detailed_traces=["model"])  # expect: VLM405
+exported = LLM(MODEL, collect_detailed_traces=["model"], otlp_traces_endpoint="http://otel:4317")
+
+# Fault tolerance runs with an external load balancer only.
+tolerant = LLM(MODEL, enable_fault_tolerance=True)  # expect: VLM402
+
+# Multi-node launches: the MP backend, and a world size the nodes divide.
+two_nodes = LLM(MODEL, tensor_parallel_size=2, nnodes=2, data_parallel_backend="ray")  # expect: VLM402
+two_nodes_mp = LLM(MODEL, tensor_parallel_size=2, nnodes=2, node_rank=1)
+
+# A dict-built config: a key of compilation_config.
+budget = LLM(MODEL, compilation_config={"encoder_cudagraph_max_token_budget": 0})  # expect: VLM406
+budget_ok = LLM(MODEL, compilation_config={"encoder_cudagraph_max_token_budget": 4096})
+
+# Unknown values mean silence.
+world = int(os.environ.get("DP", "1"))
+from_env = LLM(MODEL, data_parallel_size=world, ray_workers_use_nsight=bool(os.environ.get("NSIGHT")))
+settings = {"checkpoint_prepare_on_startup": True}
+settings.update(dict(os.environ))
+from_dict = LLM(MODEL, **settings)
+
+params = SamplingParams(temperature=0.7)
+
+
+class LLMClient:
+    """Not vLLM's LLM: a client with the same keyword names."""
+
+    def __init__(self, model, **kwargs):
+        self.model = model
+
+
+def LLM_for_serving(model, **kwargs):  # noqa: N802
+    return LLMClient(model, **kwargs)
+
+
+client = LLM_for_serving(MODEL, data_parallel_size=4, checkpoint_prepare_on_startup=True)

@@ -1,0 +1,830 @@
+"""Generate the start-up checks between engine arguments from vLLM's own config code:
+``src/vllm_lint/rules/startup_checks.json``.
+
+    python tools/vllm_startup_checks.py                 # the releases the committed file lists
+    python tools/vllm_startup_checks.py 0.33.0 0.34.0   # exactly these releases
+    python tools/vllm_startup_checks.py --check         # exit 1 when the committed file differs
+
+Wheels are looked up as ``tools/vllm_schema.py`` looks them up (``$VLLM_LINT_WHEELS``, then the
+cache, where a missing one is downloaded).  Nothing is imported from vLLM: its sources are read
+with ``ast``.
+
+What is read, per release:
+
+* the validators of the config classes (``vllm/config/*.py``): ``__post_init__``, methods named
+  ``_verify*``/``verify*``/``_validate*``, and ``model_validator(mode="after")`` methods;
+  ``EngineArgs.__post_init__`` and ``create_engine_config`` (``vllm/engine/arg_utils.py``);
+  the ``LLM`` constructor's own checks of its ``**kwargs`` (``vllm/entrypoints/llm.py``); and
+  each speculative method's ``configure`` (``SpeculatorConfig`` subclasses, dispatched by
+  the release's ``_CONFIG_BY_METHOD`` table), where the release has them;
+* for every ``raise`` in them, the conditions of the branches that lead to it, with earlier
+  ``return``s negated.  A check is kept only when every name in its condition is an engine
+  argument (``self.x`` of ``EngineArgs``; a config field that ``EngineArgs`` fills from one
+  argument, ``ParallelConfig(tensor_parallel_size=self.tensor_parallel_size)``; a key of a
+  dict argument a config class is built from, ``SpeculativeConfig(**self.speculative_config)``;
+  a ``kwargs.get`` of the ``LLM`` constructor), a constant, or a one-line property or local
+  name made of those.  Anything else (the model's config, the platform, a call) drops it;
+* a field assigned before the ``raise`` (in the same function, or in ``EngineArgs``' own
+  ``__post_init__``/``create_engine_config`` for an argument) adds "that assignment did not
+  run" to the condition, or drops the check when that cannot be written.
+
+Each check records its condition as data (a small expression tree), vLLM's message (an
+f-string's fields as expressions), the exception, the file, line and function, and the
+release.  Per argument the file records the default the check reads when it is not written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import sys
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import vllm_schema  # noqa: E402  (wheel lookup shared with the schema generator)
+
+OUT = Path(__file__).resolve().parent.parent / "src" / "vllm_lint" / "rules" / "startup_checks.json"
+DEFAULT_RELEASES = ("0.30.0", "0.31.0", "0.32.0", "0.33.0", "0.34.0")
+VALIDATOR_PREFIXES = ("_verify", "verify", "_validate", "validate", "__post_init__")
+SPEC_DIR = "vllm/v1/worker/gpu/spec_decode/"
+UNDEFINED = object()
+DEBUG = bool(os.environ.get("VLLM_STARTUP_CHECKS_DEBUG"))
+
+
+class Untranslatable(Exception):
+    """A condition reads something that is not an engine argument."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the release
+
+
+def read_sources(wheel: Path) -> dict[str, ast.Module]:
+    wanted = {}
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            if (
+                (name.startswith("vllm/config/") and name.endswith(".py"))
+                or name in ("vllm/engine/arg_utils.py", "vllm/entrypoints/llm.py")
+                or (name.startswith(SPEC_DIR) and name.endswith(".py") and "config" in name.rsplit("/", 1)[-1])
+            ):
+                text = archive.read(name).decode("utf-8")
+                try:
+                    wanted[name] = ast.parse(text)
+                except SyntaxError:
+                    continue
+    return wanted
+
+
+def literal(node: ast.AST):
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return UNDEFINED
+
+
+class ClassInfo:
+    def __init__(self, name: str, node: ast.ClassDef, path: str, module: ast.Module):
+        self.name, self.node, self.path, self.module = name, node, path, module
+        self.bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases]
+        self.fields: dict[str, object] = {}  # field -> literal default (UNDEFINED: none or not literal)
+        self.annotations: dict[str, str] = {}
+        self.methods: dict[str, ast.FunctionDef] = {}
+        self.properties: dict[str, ast.expr] = {}
+        self.constants: dict[str, object] = {}  # ClassVar-like literal attributes (base_method)
+        for stmt in node.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                name_ = stmt.target.id
+                self.annotations[name_] = ast.unparse(stmt.annotation)
+                self.fields[name_] = _default_of(stmt.value)
+                if "ClassVar" in self.annotations[name_]:
+                    self.constants[name_] = self.fields.pop(name_)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                self.constants[stmt.targets[0].id] = literal(stmt.value)
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.methods[stmt.name] = stmt
+                decorators = [ast.unparse(d) for d in stmt.decorator_list]
+                if "property" in decorators:
+                    body = [s for s in stmt.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+                    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+                        self.properties[stmt.name] = body[0].value
+
+
+def _default_of(value: ast.expr | None):
+    if value is None:
+        return UNDEFINED
+    if isinstance(value, ast.Call) and ast.unparse(value.func).endswith("Field"):
+        for keyword in value.keywords:
+            if keyword.arg == "default":
+                return literal(keyword.value)
+        return UNDEFINED
+    return literal(value)
+
+
+class Release:
+    def __init__(self, version: str, modules: dict[str, ast.Module]):
+        self.version = version
+        self.modules = modules
+        self.classes: dict[str, ClassInfo] = {}
+        self.aliases: dict[str, tuple] = {}  # Literal aliases: name -> values
+        for path, module in sorted(modules.items()):
+            for stmt in module.body:
+                if isinstance(stmt, ast.ClassDef):
+                    self.classes.setdefault(stmt.name, ClassInfo(stmt.name, stmt, path, module))
+                target = value = None
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    target, value = stmt.targets[0].id, stmt.value
+                elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                    target, value = stmt.target.id, stmt.value
+                if target and isinstance(value, ast.Subscript) and ast.unparse(value.value) == "Literal":
+                    values = literal(value.slice)
+                    if values is not UNDEFINED:
+                        self.aliases.setdefault(target, values if isinstance(values, tuple) else (values,))
+        self.engine = self.classes.get("EngineArgs")
+        # (config class, field) -> argument name, or (argument, key) for dict-built configs.
+        self.filled: dict[tuple[str, str], object] = {}
+        self.dict_built: dict[str, str] = {}  # config class -> the dict argument it is built from
+        self.spec_aliases: dict[str, str] = {}  # speculative_config key -> shortcut argument
+        if self.engine is not None:
+            self._read_engine_args()
+
+    def field_default(self, cls: str, name: str):
+        info = self.classes.get(cls)
+        while info is not None:
+            if name in info.fields:
+                return info.fields[name]
+            info = next((self.classes[b] for b in info.bases if b in self.classes), None)
+        return UNDEFINED
+
+    def _read_engine_args(self) -> None:
+        engine = self.engine
+        for method in engine.methods.values():
+            for node in ast.walk(method):
+                if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                    continue
+                cls = node.func.id
+                if cls not in self.classes:
+                    continue
+                for keyword in node.keywords:
+                    if keyword.arg is None:
+                        if _is_self_attr(keyword.value) and keyword.value.attr in engine.fields:
+                            self.dict_built[cls] = keyword.value.attr
+                        continue
+                    value = keyword.value
+                    if _is_self_attr(value) and value.attr in engine.fields:
+                        self.filled.setdefault((cls, keyword.arg), value.attr)
+                    elif isinstance(value, ast.Name) and (local := _single_assignment(method, value.id)) is not None:
+                        # A local computed from arguments (``data_parallel_external_lb = ...``).
+                        self.filled.setdefault((cls, keyword.arg), ("local", local))
+                    else:
+                        self.filled[(cls, keyword.arg)] = None  # derived: unknown
+                # --spec-method and friends write keys of speculative_config
+            for node in ast.walk(method):
+                if isinstance(node, ast.Tuple) and len(node.elts) == 3:
+                    flag, key, value = node.elts
+                    if (
+                        isinstance(flag, ast.Constant)
+                        and isinstance(key, ast.Constant)
+                        and isinstance(flag.value, str)
+                        and flag.value.startswith("--spec-")
+                        and _is_self_attr(value)
+                    ):
+                        self.spec_aliases[key.value] = value.attr
+        # Engine-argument defaults: literals, or ``SomeConfig.field``.
+        self.defaults: dict[str, object] = {}
+        for name, default in engine.fields.items():
+            if default is UNDEFINED:
+                stmt = next(
+                    (s for s in engine.node.body if isinstance(s, ast.AnnAssign) and getattr(s.target, "id", None) == name),
+                    None,
+                )
+                if stmt is not None and isinstance(stmt.value, ast.Attribute) and isinstance(stmt.value.value, ast.Name):
+                    default = self.field_default(stmt.value.value.id, stmt.value.attr)
+                elif stmt is not None and isinstance(stmt.value, ast.Call) and ast.unparse(stmt.value.func) == "get_field":
+                    # A config object made by a factory: not None, not a dict, value unknown.
+                    default = {"factory": ast.unparse(stmt.value)}
+            self.defaults[name] = default
+
+    def arg_type(self, name: str) -> str:
+        text = self.engine.annotations.get(name, "") if self.engine else ""
+        for kind in ("bool", "int", "float"):
+            if text.replace(" ", "") in (kind, f"{kind}|None", f"Optional[{kind}]"):
+                return kind
+        if text.startswith("dict") or "Config" in text:
+            return "json"
+        return "str" if ("str" in text or "Literal" in text or text in self.aliases) else "other"
+
+
+def _single_assignment(function: ast.FunctionDef, name: str) -> ast.expr | None:
+    """The value of a local assigned exactly once, at the function's top level."""
+    found = [
+        node
+        for node in ast.walk(function)
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr))
+        and any(isinstance(t, ast.Name) and t.id == name for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
+    ]
+    if len(found) != 1 or found[0] not in function.body or not isinstance(found[0], ast.Assign):
+        return None
+    return found[0].value
+
+
+def _is_self_attr(node: ast.AST, owner: str = "self") -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == owner
+
+
+# ---------------------------------------------------------------------------------------------
+# Translating conditions
+
+
+# The checks are those of vLLM's CUDA build on an NVIDIA GPU: the platform's identity is known.
+CUDA_PLATFORM = {
+    "current_platform.is_cuda": True,
+    "current_platform.is_cuda_alike": True,
+    "current_platform.is_rocm": False,
+    "current_platform.is_tpu": False,
+    "current_platform.is_xpu": False,
+    "current_platform.is_cpu": False,
+    "current_platform.is_out_of_tree": False,
+}
+COMPARE = {
+    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+    ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
+}
+ARITH = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+
+
+class Context:
+    """How names read in one function map to engine arguments."""
+
+    def __init__(self, release: Release, cls: str | None, owner: str = "self", kwargs: str | None = None):
+        self.release, self.cls, self.owner, self.kwargs = release, cls, owner, kwargs
+        self.locals: dict[str, dict] = {}
+        self.depth = 0
+
+    def field(self, cls: str, name: str) -> dict:
+        release = self.release
+        info = release.classes.get(cls)
+        if info is not None and name in info.properties and self.depth < 4:
+            self.depth += 1
+            try:
+                return Context(release, cls).translate(info.properties[name])
+            finally:
+                self.depth -= 1
+        if cls == "EngineArgs":
+            if name not in release.engine.fields:
+                raise Untranslatable(name)
+            return {"arg": name}
+        if cls in release.dict_built:
+            if release.field_default(cls, name) is UNDEFINED and (info is None or name not in info.fields):
+                raise Untranslatable(f"{cls}.{name}")
+            return {"arg": release.dict_built[cls], "key": name}
+        if (cls, name) in release.filled:
+            argument = release.filled[(cls, name)]
+            if argument is None:
+                raise Untranslatable(f"{cls}.{name} is derived")
+            if isinstance(argument, tuple):
+                return Context(release, "EngineArgs").translate(argument[1])
+            return {"arg": argument, "via": cls}
+        if cls == "VllmConfig":
+            raise Untranslatable(name)
+        # A config field EngineArgs never sets keeps its own default.
+        default = release.field_default(cls, name)
+        if default is UNDEFINED or not cls.endswith("Config") or cls not in _constructed(release):
+            raise Untranslatable(f"{cls}.{name}")
+        return {"const": default}
+
+    def part(self, node: ast.AST) -> dict:
+        """One operand of ``and``/``or``: unknown where it reads something else (the checker
+        then decides the whole only where the known operands decide it)."""
+        try:
+            return self.translate(node)
+        except Untranslatable:
+            return {"unknown": ast.unparse(node)}
+
+    def attribute(self, node: ast.Attribute) -> dict:
+        if isinstance(node.value, ast.Name) and node.value.id.endswith("Enum") and node.value.id != self.owner:
+            return {"enum": node.attr}
+        chain = []
+        base: ast.AST = node
+        while isinstance(base, ast.Attribute):
+            chain.append(base.attr)
+            base = base.value
+        chain.reverse()
+        if not isinstance(base, ast.Name) or base.id != self.owner or self.cls is None:
+            raise Untranslatable(ast.unparse(node))
+        cls = self.cls
+        if len(chain) == 2 and cls == "VllmConfig":
+            sub = _sub_config(self.release, chain[0])
+            if sub is None:
+                raise Untranslatable(ast.unparse(node))
+            return self.field(sub, chain[1])
+        if len(chain) != 1:
+            raise Untranslatable(ast.unparse(node))
+        return self.field(cls, chain[0])
+
+    def translate(self, node: ast.AST) -> dict:
+        if isinstance(node, ast.Constant):
+            return {"const": node.value}
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            value = literal(node)
+            if value is UNDEFINED:
+                raise Untranslatable(ast.unparse(node))
+            return {"const": list(value)}
+        if isinstance(node, ast.Attribute):
+            return self.attribute(node)
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return self.locals[node.id]
+            if node.id in self.release.aliases:
+                return {"const": list(self.release.aliases[node.id])}
+            raise Untranslatable(node.id)
+        if isinstance(node, ast.BoolOp):
+            args = [self.part(v) for v in node.values]
+            if all("unknown" in a for a in args):
+                raise Untranslatable(ast.unparse(node))
+            return {"op": "and" if isinstance(node.op, ast.And) else "or", "args": args}
+        if isinstance(node, ast.UnaryOp):
+            if isinstance(node.op, ast.Not):
+                return {"op": "not", "args": [self.translate(node.operand)]}
+            if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+                return {"const": -node.operand.value}
+            raise Untranslatable(ast.unparse(node))
+        if isinstance(node, ast.Compare):
+            parts = []
+            left = self.translate(node.left)
+            for op, comparator in zip(node.ops, node.comparators):
+                right = self.translate(comparator)
+                if type(op) not in COMPARE:
+                    raise Untranslatable(ast.unparse(node))
+                parts.append({"op": COMPARE[type(op)], "args": [left, right]})
+                left = right
+            return parts[0] if len(parts) == 1 else {"op": "and", "args": parts}
+        if isinstance(node, ast.BinOp) and type(node.op) in ARITH:
+            return {"op": ARITH[type(node.op)], "args": [self.translate(node.left), self.translate(node.right)]}
+        if isinstance(node, ast.Call):
+            func = ast.unparse(node.func)
+            if func in CUDA_PLATFORM and not node.args:
+                return {"const": CUDA_PLATFORM[func]}
+            if func == "get_args" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+                values = self.release.aliases.get(node.args[0].id)
+                if values is not None:
+                    return {"const": list(values)}
+            if func == "isinstance" and len(node.args) == 2 and not node.keywords:
+                kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+                names = [k.id for k in kinds if isinstance(k, ast.Name)]
+                if len(names) == len(kinds) and set(names) <= {"str", "int", "float", "bool", "dict", "list", "type"}:
+                    return {"op": "isinstance", "args": [self.translate(node.args[0]), {"const": names}]}
+            if func in ("int", "bool") and len(node.args) == 1 and not node.keywords:
+                return {"op": func, "args": [self.translate(node.args[0])]}
+            if func in ("min", "max") and len(node.args) >= 2 and not node.keywords:
+                return {"op": func, "args": [self.translate(a) for a in node.args]}
+            if (
+                self.kwargs is not None
+                and func == f"{self.kwargs}.get"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and self.release.engine is not None
+                and node.args[0].value in self.release.engine.fields
+            ):
+                default = literal(node.args[1]) if len(node.args) > 1 else None
+                if default is UNDEFINED:
+                    raise Untranslatable(ast.unparse(node))
+                return {"arg": node.args[0].value, "default": default}
+        raise Untranslatable(ast.unparse(node))
+
+
+_CONSTRUCTED: dict[int, set] = {}
+
+
+def _constructed(release: Release) -> set:
+    """Config classes EngineArgs builds (their unset fields keep the class default)."""
+    key = id(release)
+    if key not in _CONSTRUCTED:
+        _CONSTRUCTED[key] = {cls for cls, _ in release.filled} | set(release.dict_built)
+    return _CONSTRUCTED[key]
+
+
+def _sub_config(release: Release, attr: str) -> str | None:
+    info = release.classes.get("VllmConfig")
+    if info is None:
+        return None
+    annotation = info.annotations.get(attr, "")
+    name = annotation.split("|")[0].strip()
+    return name if name in release.classes else None
+
+
+def message_of(node: ast.expr | None, ctx: Context) -> tuple[str, list]:
+    """vLLM's message: text with ``{0}``-style fields, and each field as an expression (None
+    where it is not made of arguments)."""
+    if node is None:
+        return "", []
+    if isinstance(node, ast.Call) and node.args:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "{{").replace("}", "}}"), []
+    parts: list[str] = []
+    fields: list = []
+
+    def walk(part: ast.AST) -> bool:
+        if isinstance(part, ast.Constant) and isinstance(part.value, str):
+            parts.append(part.value.replace("{", "{{").replace("}", "}}"))
+            return True
+        if isinstance(part, ast.JoinedStr):
+            return all(walk(v) for v in part.values)
+        if isinstance(part, ast.FormattedValue):
+            try:
+                expr = ctx.translate(part.value)
+            except Untranslatable:
+                expr = None
+            text = ast.unparse(part.value)
+            fields.append({"expr": expr, "text": text, "repr": part.conversion == ord("r"), "self_doc": False})
+            parts.append("{" + str(len(fields) - 1) + "}")
+            return True
+        if isinstance(part, ast.BinOp) and isinstance(part.op, ast.Add):
+            return walk(part.left) and walk(part.right)
+        return False
+
+    if not walk(node):
+        return "", []
+    return "".join(parts), fields
+
+
+# ---------------------------------------------------------------------------------------------
+# Walking validators
+
+
+class Walker:
+    """Collects every ``raise`` of one function with the conditions on its path."""
+
+    def __init__(self, ctx: Context, function: ast.FunctionDef, path: str, where: str, extra: list | None = None):
+        self.ctx, self.function, self.path, self.where = ctx, function, path, where
+        self.extra = extra or []
+        self.found: list[dict] = []
+        self.assignments: list[tuple[int, str, list]] = []  # (line, field, path conditions)
+        self.assigned_locals: set[str] = set()
+
+    def run(self) -> list[dict]:
+        self.block(self.function.body, [])
+        return self.found
+
+    def cond(self, node: ast.expr, positive: bool) -> object:
+        try:
+            expr = self.ctx.translate(node)
+        except Untranslatable:
+            return None
+        return expr if positive else {"op": "not", "args": [expr]}
+
+    def block(self, body: list[ast.stmt], path: list) -> None:
+        path = list(path)
+        for stmt in body:
+            if isinstance(stmt, ast.If):
+                test = self.cond(stmt.test, True)
+                self.block(stmt.body, path + [test])
+                self.block(stmt.orelse, path + [self.cond(stmt.test, False)])
+                leaves_body, leaves_else = _leaves(stmt.body), _leaves(stmt.orelse)
+                if "maybe" in (leaves_body, leaves_else):
+                    path.append(None)
+                    continue
+                if leaves_body and leaves_else:
+                    return
+                # After a branch that returns, only the other branch's condition holds.  After
+                # one that raises, the start-up fails either way: its negation is added where it
+                # can be written (so the message quoted is the one vLLM gives first).
+                if leaves_body:
+                    negated = self.cond(stmt.test, False)
+                    if negated is not None or leaves_body == "return":
+                        path.append(negated)
+                elif leaves_else:
+                    if test is not None or leaves_else == "return":
+                        path.append(test)
+            elif isinstance(stmt, ast.Raise):
+                self.record(stmt, path)
+                return
+            elif isinstance(stmt, (ast.Return, ast.Continue, ast.Break)):
+                return
+            elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                self.assign(stmt, path)
+            elif isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try, ast.Match)) or hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar")):
+                # Loops, handlers and context managers: assignments inside make the fields
+                # they write unknown afterwards; raises inside are not kept.
+                for inner in ast.walk(stmt):
+                    if isinstance(inner, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                        self.assign(inner, [None])
+                if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
+                    path.append(None)
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                # A call on the config object may change any field: later checks are unsure.
+                self.call(stmt.value, stmt.lineno)
+
+    def call(self, call: ast.Call, line: int) -> None:
+        """A call of the object's own method writes the fields that method assigns; a call
+        that is handed the object may write any of them."""
+        owner = self.ctx.owner
+        if isinstance(call.func, ast.Attribute) and _is_owner(call.func.value, owner):
+            info = self.ctx.release.classes.get(self.ctx.cls or "")
+            method = info.methods.get(call.func.attr) if info is not None else None
+            if method is None:
+                self.assignments.append((line, "*", [None]))
+                return
+            for node in ast.walk(method):
+                if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for target in targets:
+                        for inner in ast.walk(target):
+                            if isinstance(inner, ast.Attribute) and _is_owner(inner.value, method.args.args[0].arg if method.args.args else "self"):
+                                self.assignments.append((line, inner.attr, [None]))
+                elif isinstance(node, ast.Call) and node is not call and any(
+                    _is_owner(a, "self") for a in list(node.args) + [k.value for k in node.keywords]
+                ):
+                    self.assignments.append((line, "*", [None]))
+            return
+        if any(_is_owner(a, owner) for a in list(call.args) + [k.value for k in call.keywords]):
+            self.assignments.append((line, "*", [None]))
+
+    def assign(self, stmt: ast.stmt, path: list) -> None:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        if _converts_dict(stmt):
+            return  # ``self.x = XConfig(**self.x)``: the dict argument becomes its config, as read
+        for target in targets:
+            for node in ast.walk(target):
+                if isinstance(node, ast.Attribute) and _is_owner(node.value, self.ctx.owner):
+                    self.assignments.append((stmt.lineno, node.attr, path))
+                elif isinstance(node, ast.Name) and isinstance(stmt, ast.Assign) and len(targets) == 1 and node is target:
+                    # A local name: its value where it is assigned, on a sure path only.
+                    # Its value where it is assigned; a name assigned twice is unknown.
+                    if node.id in self.assigned_locals:
+                        self.ctx.locals.pop(node.id, None)
+                        continue
+                    self.assigned_locals.add(node.id)
+                    try:
+                        self.ctx.locals[node.id] = self.ctx.translate(stmt.value)
+                    except Untranslatable:
+                        self.ctx.locals.pop(node.id, None)
+
+    def record(self, stmt: ast.Raise, path: list) -> None:
+        conditions = self.extra + path
+        if not conditions or any(c is None for c in conditions):
+            if DEBUG:
+                print(f"dropped {self.where}:{stmt.lineno}: path {['?' if c is None else 'ok' for c in conditions]}", file=sys.stderr)
+            return
+        exc = stmt.exc
+        error = ast.unparse(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else ""
+        if exc is None or not error.endswith(("Error", "Exception")):
+            return
+        condition = {"op": "and", "args": conditions} if len(conditions) > 1 else conditions[0]
+        used = _args_of(condition)
+        if not used:
+            return
+        guards = []
+        for line, field, guard_path in self.assignments:
+            if line >= stmt.lineno:
+                continue
+            if field == "*":
+                return
+            if any(f == field for f in _fields_read(condition, self.ctx)):
+                if not guard_path or any(g is None for g in guard_path):
+                    return
+                guard = {"op": "and", "args": guard_path} if len(guard_path) > 1 else guard_path[0]
+                guards.append({"op": "not", "args": [guard]})
+        if guards:
+            condition = {"op": "and", "args": [condition, *guards]}
+        text, fields = message_of(exc, self.ctx)
+        if not text:
+            return
+        self.found.append(
+            {
+                "when": condition,
+                "message": text,
+                "fields": fields,
+                "error": error,
+                "file": self.path,
+                "line": stmt.lineno,
+                "function": self.where,
+            }
+        )
+
+
+def _converts_dict(stmt: ast.stmt) -> bool:
+    if not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1 or not _is_self_attr(stmt.targets[0]):
+        return False
+    value = stmt.value
+    return (
+        isinstance(value, ast.Call)
+        and any(k.arg is None and _is_self_attr(k.value) and k.value.attr == stmt.targets[0].attr for k in value.keywords)
+    )
+
+
+def _is_owner(node: ast.AST, owner: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == owner
+
+
+def _leaves(body: list[ast.stmt]) -> str | None:
+    """How the block leaves the function: "raise" or "return" as its last statement, "maybe"
+    when a return is somewhere inside it (whether the code after runs is then unsure)."""
+    if body and isinstance(body[-1], ast.Return):
+        return "return"
+    if any(isinstance(node, ast.Return) for stmt in body for node in ast.walk(stmt)):
+        return "maybe"
+    if body and isinstance(body[-1], ast.Raise):
+        return "raise"
+    return None
+
+
+def _args_of(expr) -> set:
+    found = set()
+    if isinstance(expr, dict):
+        if "arg" in expr:
+            found.add(expr["arg"])
+        for value in expr.get("args", ()):
+            found |= _args_of(value)
+    return found
+
+
+def _fields_read(expr, ctx: Context) -> set:
+    """The names of the function's own fields the condition reads (as written in the source)."""
+    return {key for key in _args_of(expr)} | {
+        e.get("key") for e in _walk_expr(expr) if isinstance(e, dict) and "key" in e
+    } | {k for (cls, k), v in ctx.release.filled.items() if cls == ctx.cls and v in _args_of(expr)}
+
+
+def _walk_expr(expr):
+    yield expr
+    if isinstance(expr, dict):
+        for value in expr.get("args", ()):
+            yield from _walk_expr(value)
+
+
+def _is_validator(function: ast.FunctionDef) -> bool:
+    if function.name.startswith(VALIDATOR_PREFIXES):
+        return True
+    return any("model_validator" in ast.unparse(d) and "after" in ast.unparse(d) for d in function.decorator_list)
+
+
+def extract(release: Release) -> list[dict]:
+    checks: list[dict] = []
+    for name, info in sorted(release.classes.items()):
+        if not info.path.startswith("vllm/config/") and name != "EngineArgs":
+            continue
+        if not name.endswith("Config") and name != "EngineArgs":
+            continue
+        for function in info.methods.values():
+            wanted = _is_validator(function) or (name == "EngineArgs" and function.name == "create_engine_config")
+            if not wanted:
+                continue
+            params = [a.arg for a in function.args.args[1:]]
+            if params and function.name not in ("__post_init__", "create_engine_config"):
+                continue  # a validator reading values passed in: not arguments
+            ctx = Context(release, name)
+            checks += Walker(ctx, function, info.path, f"{name}.{function.name}").run()
+    checks += _llm_checks(release)
+    checks += _speculator_checks(release)
+    # EngineArgs rewrites arguments before it builds the configs: a check reading one it
+    # may have rewritten is kept only where the rewrite did not run.
+    return [check for check in (_guard_engine_rewrites(release, c) for c in checks) if check is not None]
+
+
+def _llm_checks(release: Release) -> list[dict]:
+    info = release.classes.get("LLM")
+    if info is None or "__init__" not in info.methods:
+        return []
+    function = info.methods["__init__"]
+    kwargs = function.args.kwarg.arg if function.args.kwarg else None
+    if kwargs is None:
+        return []
+    ctx = Context(release, None, owner="self", kwargs=kwargs)
+    found = Walker(ctx, function, info.path, "LLM.__init__").run()
+    for check in found:
+        check["llm_only"] = True
+    return found
+
+
+def _speculator_checks(release: Release) -> list[dict]:
+    """Each speculative method's ``configure(cls, spec)``, under "the method is one of those
+    whose config class is this one (or a subclass that keeps its ``configure``)"."""
+    table = None
+    for path, module in release.modules.items():
+        if not path.startswith(SPEC_DIR):
+            continue
+        for stmt in module.body:
+            target = stmt.target if isinstance(stmt, ast.AnnAssign) else (stmt.targets[0] if isinstance(stmt, ast.Assign) else None)
+            if isinstance(target, ast.Name) and target.id == "_CONFIG_BY_METHOD" and isinstance(stmt.value, ast.Dict):
+                table = {}
+                for key, value in zip(stmt.value.keys, stmt.value.values):
+                    if isinstance(key, ast.Constant) and isinstance(value, ast.Call) and len(value.args) == 2:
+                        cls_name = literal(value.args[1])
+                        if isinstance(cls_name, str):
+                            table[key.value] = cls_name
+    if not table or "SpeculativeConfig" not in release.dict_built:
+        return []
+    found = []
+    for cls_name in sorted(set(table.values())):
+        info = release.classes.get(cls_name)
+        if info is None:
+            continue
+        owner_cls = info
+        while owner_cls is not None and "configure" not in owner_cls.methods:
+            owner_cls = next((release.classes[b] for b in owner_cls.bases if b in release.classes), None)
+        if owner_cls is None:
+            continue
+        function = owner_cls.methods["configure"]
+        if len(function.args.args) != 2:
+            continue
+        methods = sorted(m for m, c in table.items() if c == cls_name)
+        ctx = Context(release, "SpeculativeConfig", owner=function.args.args[1].arg)
+        method = {"op": "in", "args": [{"arg": release.dict_built["SpeculativeConfig"], "key": "method"}, {"const": methods}]}
+        for check in Walker(ctx, function, owner_cls.path, f"{owner_cls.name}.configure", extra=[method]).run():
+            if check not in found:
+                found.append(check)
+    return found
+
+
+def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
+    engine = release.engine
+    used = _args_of(check["when"])
+    guards = []
+    # (create_speculative_config's merge of --spec-* into speculative_config is read as such.)
+    for name in ("__post_init__", "create_engine_config"):
+        function = engine.methods.get(name)
+        if function is None:
+            continue
+        if check["function"] == f"EngineArgs.{name}":
+            continue  # its own assignments were read in order
+        walker = Walker(Context(release, "EngineArgs"), function, "", name)
+        walker.run()
+        for _, field, path in walker.assignments:
+            if field == "*" or field in used:
+                if field == "*" or not path or any(p is None for p in path):
+                    if field == "*":
+                        continue
+                    return None
+                guard = {"op": "and", "args": path} if len(path) > 1 else path[0]
+                guards.append({"op": "not", "args": [guard]})
+    if guards:
+        check = dict(check, when={"op": "and", "args": [check["when"], *guards]})
+    return check
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def arguments_of(release: Release, checks: list[dict]) -> dict:
+    used = set()
+    for check in checks:
+        used |= _args_of(check["when"])
+        for field in check["fields"]:
+            used |= _args_of(field["expr"]) if field["expr"] else set()
+    table = {}
+    for name in sorted(used):
+        default = release.defaults.get(name, UNDEFINED)
+        entry = {"type": release.arg_type(name)}
+        if default is not UNDEFINED:
+            entry["default"] = default
+        table[name] = entry
+    keys = {}
+    for check in checks:
+        for expr in _walk_expr(check["when"]):
+            if isinstance(expr, dict) and "key" in expr:
+                cls = next(c for c, a in release.dict_built.items() if a == expr["arg"])
+                default = release.field_default(cls, expr["key"])
+                keys.setdefault(expr["arg"], {})[expr["key"]] = None if default is UNDEFINED else {"default": default}
+    return {"arguments": table, "keys": keys, "shortcuts": {"speculative_config": release.spec_aliases}}
+
+
+def generate(versions: list[str]) -> dict:
+    releases = {}
+    for version in versions:
+        wheel = vllm_schema.find_wheel(version)
+        release = Release(version, read_sources(wheel))
+        checks = extract(release)
+        for check in checks:
+            check.setdefault("llm_only", False)
+        key = ".".join(version.split(".")[:2])
+        releases[key] = {"release": version, **arguments_of(release, checks), "checks": checks}
+    return {"generated_by": "tools/vllm_startup_checks.py", "releases": releases}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("versions", nargs="*")
+    parser.add_argument("--check", action="store_true")
+    args = parser.parse_args(argv)
+    versions = args.versions
+    if not versions and OUT.exists():
+        versions = [entry["release"] for entry in json.loads(OUT.read_text())["releases"].values()]
+    data = generate(versions or list(DEFAULT_RELEASES))
+    text = json.dumps(data, indent=1, sort_keys=False, default=repr) + "\n"
+    if args.check:
+        if not OUT.exists() or OUT.read_text() != text:
+            print(f"{OUT} is out of date: run python tools/vllm_startup_checks.py", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_text(text)
+    print(f"wrote {OUT}: " + ", ".join(f"{k}: {len(v['checks'])} checks" for k, v in data["releases"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
