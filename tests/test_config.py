@@ -105,7 +105,7 @@ def test_a_project_table_of_the_wrong_shape_is_not_the_linters_concern(project):
         (["--select", "garbage!!"], "'garbage!!'"),
         (["--select", ""], "''"),
         (["--ignore", "VLM1,E501"], "'E501'"),
-        (["--extend-select", "VLM4"], "'VLM4'"),
+        (["--extend-select", "VLM7"], "'VLM7'"),
     ],
 )
 def test_unknown_selectors_on_the_command_line(project, args, offending):
