@@ -363,10 +363,19 @@ def _render(check, evaluator) -> str:
         return check["message"]
 
 
-def _spell(arguments, name, key) -> str:
+def _spell(arguments, name, key, evaluator) -> str:
+    """An argument as the front end writes it, with its value where that is short."""
     command_line = arguments.facts.source == "command-line"
     text = "--" + name.replace("_", "-") if command_line else name
-    return f"{text}.{key}" if key and command_line else (f'{text}["{key}"]' if key else text)
+    text = f"{text}.{key}" if key and command_line else (f'{text}["{key}"]' if key else text)
+    value = evaluator.value({"arg": name, "key": key} if key else {"arg": name})
+    if value is UNKNOWN or isinstance(value, (Mapping, Enum, Factory)) or len(repr(value)) > 30:
+        return text
+    if command_line:
+        if value is True and not key:
+            return text
+        return f"{text} {json.dumps(value) if key else value}"
+    return f"{text}={value!r}"
 
 
 def check_for(code: str):
@@ -398,14 +407,14 @@ def check_for(code: str):
             origin = arguments.origin(name)
             span = origin.span if origin is not None and origin.path is None else facts.location_of(name)
             error = _render(item, evaluator)
-            settings = ", ".join(dict.fromkeys(_spell(arguments, n, k) for n, k in written))
-            where = f"{item['file']}:{item['line']}"
-            finding = RULES_BY_CODE[code].finding(
-                f"vLLM {data['release'].rsplit('.', 1)[0]} refuses to start with these arguments ({settings}): "
-                f"{item['error']} in {item['function']} ({where})",
-                span,
-                vllm_error=error,
-            )
+            settings = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator) for n, k in written))
+            release = data["release"].rsplit(".", 1)[0]
+            message = f"{settings}: rejected at start-up by vLLM {release} ({item['function']}, {item['file']}:{item['line']})"
+            if len(message) > 200:
+                message = f"{settings}: rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
+            if len(message) > 200:
+                message = f"these arguments are rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
+            finding = RULES_BY_CODE[code].finding(message, span, vllm_error=error)
             yield from_other_file(finding, origin) if facts.source == "command-line" else finding
 
     return check
