@@ -176,9 +176,10 @@ class Release:
                     value = keyword.value
                     if _is_self_attr(value) and value.attr in engine.fields:
                         self.filled.setdefault((cls, keyword.arg), value.attr)
-                    elif isinstance(value, ast.Name) and (local := _single_assignment(method, value.id)) is not None:
-                        # A local computed from arguments (``data_parallel_external_lb = ...``).
-                        self.filled.setdefault((cls, keyword.arg), ("local", local))
+                    elif isinstance(value, ast.Name):
+                        # A local computed from arguments (``data_parallel_external_lb = ...``):
+                        # its value where the config is built.
+                        self.filled.setdefault((cls, keyword.arg), ("local", method, value.id, node.lineno))
                     else:
                         self.filled[(cls, keyword.arg)] = None  # derived: unknown
                 # --spec-method and friends write keys of speculative_config
@@ -218,17 +219,30 @@ class Release:
         return "str" if ("str" in text or "Literal" in text or text in self.aliases) else "other"
 
 
-def _single_assignment(function: ast.FunctionDef, name: str) -> ast.expr | None:
-    """The value of a local assigned exactly once, at the function's top level."""
-    found = [
-        node
-        for node in ast.walk(function)
-        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr))
-        and any(isinstance(t, ast.Name) and t.id == name for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))
-    ]
-    if len(found) != 1 or found[0] not in function.body or not isinstance(found[0], ast.Assign):
-        return None
-    return found[0].value
+_LOCALS_AT: dict = {}
+
+
+def _local_at(release, function: ast.FunctionDef, name: str, line: int):
+    """A local's value (as an expression of arguments) at one line of an ``EngineArgs`` method."""
+    key = (id(release), id(function), name, line)
+    if key not in _LOCALS_AT:
+        _LOCALS_AT[key] = None
+        walker = Walker(Context(release, "EngineArgs"), function, "", function.name)
+        walker.stop_at = line
+        walker.run()
+        value = walker.locals_at_stop.get(name) if walker.locals_at_stop is not None else None
+        # An argument the method rewrites before that line: the value holds where the rewrite
+        # did not run (unknown where it did; unknown everywhere if that cannot be written).
+        for assigned, field, path in walker.assignments:
+            if value is None or assigned >= line or not (field == "*" or field in _args_of(value)):
+                continue
+            if field == "*" or not path or any(p is None for p in path):
+                value = None
+                break
+            guard = {"op": "and", "args": path} if len(path) > 1 else path[0]
+            value = {"op": "if", "args": [guard, {"unknown": field}, value]}
+        _LOCALS_AT[key] = value
+    return _LOCALS_AT[key]
 
 
 def _is_self_attr(node: ast.AST, owner: str = "self") -> bool:
@@ -286,7 +300,10 @@ class Context:
             if argument is None:
                 raise Untranslatable(f"{cls}.{name} is derived")
             if isinstance(argument, tuple):
-                return Context(release, "EngineArgs").translate(argument[1])
+                value = _local_at(release, *argument[1:])
+                if value is None:
+                    raise Untranslatable(f"{cls}.{name}")
+                return value
             return {"arg": argument, "via": cls}
         if cls == "VllmConfig":
             raise Untranslatable(name)
@@ -464,7 +481,8 @@ class Walker:
         self.extra = extra or []
         self.found: list[dict] = []
         self.assignments: list[tuple[int, str, list]] = []  # (line, field, path conditions)
-        self.assigned_locals: set[str] = set()
+        self.stop_at: int | None = None  # record the locals when this line is reached
+        self.locals_at_stop: dict | None = None
 
     def run(self) -> list[dict]:
         self.block(self.function.body, [])
@@ -480,11 +498,22 @@ class Walker:
     def block(self, body: list[ast.stmt], path: list) -> None:
         path = list(path)
         for stmt in body:
+            if self.stop_at is not None and stmt.lineno <= self.stop_at <= (stmt.end_lineno or stmt.lineno):
+                if not isinstance(stmt, ast.If):
+                    if body is self.function.body:  # reached on every way through the function
+                        self.locals_at_stop = dict(self.ctx.locals)
+                    return
             if isinstance(stmt, ast.If):
                 test = self.cond(stmt.test, True)
+                before = dict(self.ctx.locals)
                 self.block(stmt.body, path + [test])
+                after_body, self.ctx.locals = self.ctx.locals, dict(before)
                 self.block(stmt.orelse, path + [self.cond(stmt.test, False)])
+                after_else = self.ctx.locals
                 leaves_body, leaves_else = _leaves(stmt.body), _leaves(stmt.orelse)
+                self.ctx.locals = _merge_locals(
+                    test, None if leaves_body else after_body, None if leaves_else else after_else
+                )
                 if "maybe" in (leaves_body, leaves_else):
                     path.append(None)
                     continue
@@ -513,6 +542,9 @@ class Walker:
                 for inner in ast.walk(stmt):
                     if isinstance(inner, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                         self.assign(inner, [None])
+                        for target in inner.targets if isinstance(inner, ast.Assign) else [inner.target]:
+                            if isinstance(target, ast.Name):
+                                self.ctx.locals.pop(target.id, None)
                 if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
                     path.append(None)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
@@ -554,11 +586,7 @@ class Walker:
                     self.assignments.append((stmt.lineno, node.attr, path))
                 elif isinstance(node, ast.Name) and isinstance(stmt, ast.Assign) and len(targets) == 1 and node is target:
                     # A local name: its value where it is assigned, on a sure path only.
-                    # Its value where it is assigned; a name assigned twice is unknown.
-                    if node.id in self.assigned_locals:
-                        self.ctx.locals.pop(node.id, None)
-                        continue
-                    self.assigned_locals.add(node.id)
+                    # Its value from here on this path (branches merge after their ``if``).
                     try:
                         self.ctx.locals[node.id] = self.ctx.translate(stmt.value)
                     except Untranslatable:
@@ -605,6 +633,22 @@ class Walker:
                 "function": self.where,
             }
         )
+
+
+def _merge_locals(test, body: dict | None, orelse: dict | None) -> dict:
+    """The locals after an ``if``: a name both branches leave alike keeps its value; one they
+    set differently is ``test ? body : orelse`` (a branch that leaves does not count)."""
+    if body is None and orelse is None:
+        return {}
+    if body is None or orelse is None:
+        return dict(orelse if body is None else body)
+    merged = {}
+    for name in body.keys() & orelse.keys():
+        if body[name] == orelse[name]:
+            merged[name] = body[name]
+        elif test is not None:
+            merged[name] = {"op": "if", "args": [test, body[name], orelse[name]]}
+    return merged
 
 
 def _converts_dict(stmt: ast.stmt) -> bool:
@@ -793,6 +837,19 @@ def arguments_of(release: Release, checks: list[dict]) -> dict:
     return {"arguments": table, "keys": keys, "shortcuts": {"speculative_config": release.spec_aliases}}
 
 
+def _intern(expr, nodes: list, seen: dict):
+    """Operations are stored once per release (``nodes``) and referred to by index: the
+    negated branches of long functions repeat the same conditions many times."""
+    if not isinstance(expr, dict) or "op" not in expr:
+        return expr
+    node = {"op": expr["op"], "args": [_intern(a, nodes, seen) for a in expr["args"]]}
+    key = json.dumps(node, sort_keys=True)
+    if key not in seen:
+        seen[key] = len(nodes)
+        nodes.append(node)
+    return {"ref": seen[key]}
+
+
 def generate(versions: list[str]) -> dict:
     releases = {}
     for version in versions:
@@ -802,7 +859,11 @@ def generate(versions: list[str]) -> dict:
         for check in checks:
             check.setdefault("llm_only", False)
         key = ".".join(version.split(".")[:2])
-        releases[key] = {"release": version, **arguments_of(release, checks), "checks": checks}
+        entry = {"release": version, **arguments_of(release, checks)}
+        nodes: list = []
+        for check in checks:
+            check["when"] = _intern(check["when"], nodes, {})
+        releases[key] = {**entry, "nodes": nodes, "checks": checks}
     return {"generated_by": "tools/vllm_startup_checks.py", "releases": releases}
 
 
@@ -815,7 +876,7 @@ def main(argv: list[str] | None = None) -> int:
     if not versions and OUT.exists():
         versions = [entry["release"] for entry in json.loads(OUT.read_text())["releases"].values()]
     data = generate(versions or list(DEFAULT_RELEASES))
-    text = json.dumps(data, indent=1, sort_keys=False, default=repr) + "\n"
+    text = json.dumps(data, separators=(",", ":"), default=repr) + "\n"
     if args.check:
         if not OUT.exists() or OUT.read_text() != text:
             print(f"{OUT} is out of date: run python tools/vllm_startup_checks.py", file=sys.stderr)

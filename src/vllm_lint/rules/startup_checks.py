@@ -103,10 +103,17 @@ class Factory:
 class Evaluator:
     """The value of a check's expression for one engine's arguments."""
 
-    def __init__(self, lookup) -> None:
+    def __init__(self, lookup, nodes=()) -> None:
         self.lookup = lookup  # (argument, key or None, default from the expression) -> value
+        self.nodes = nodes  # the release's shared operations, by index
+        self.memo: dict[int, object] = {}
 
     def value(self, expr):
+        if "ref" in expr:
+            index = expr["ref"]
+            if index not in self.memo:
+                self.memo[index] = self.value(self.nodes[index])
+            return self.memo[index]
         if "const" in expr:
             return expr["const"]
         if "enum" in expr:
@@ -117,6 +124,12 @@ class Evaluator:
             value = self.lookup(expr["arg"], expr.get("key"), expr.get("default", ABSENT))
             return Factory() if isinstance(value, dict) and "factory" in value else value
         op, args = expr["op"], expr["args"]
+        if op == "if":
+            test = _truth(self.value(args[0]))
+            if test is UNKNOWN:
+                first, second = self.value(args[1]), self.value(args[2])
+                return first if first is not UNKNOWN and first == second and type(first) is type(second) else UNKNOWN
+            return self.value(args[1] if test else args[2])
         if op == "and":
             return _kleene_and(_truth(self.value(a)) for a in args)
         if op == "or":
@@ -192,15 +205,21 @@ class Evaluator:
         return UNKNOWN
 
 
-def _arguments_read(expr, found=None) -> list:
+def _arguments_read(expr, nodes, found=None, seen=None) -> list:
     """The (argument, key) pairs a condition reads, in order."""
     found = [] if found is None else found
+    seen = set() if seen is None else seen
+    if "ref" in expr:
+        if expr["ref"] in seen:
+            return found
+        seen.add(expr["ref"])
+        expr = nodes[expr["ref"]]
     if "arg" in expr:
         pair = (expr["arg"], expr.get("key"))
         if pair not in found:
             found.append(pair)
     for value in expr.get("args", ()):
-        _arguments_read(value, found)
+        _arguments_read(value, nodes, found, seen)
     return found
 
 
@@ -393,11 +412,11 @@ def check_for(code: str):
                 continue
             if item.get("llm_only") and not (facts.source == "python" and facts.kind == "LLM"):
                 continue
-            read = _arguments_read(item["when"])
+            read = _arguments_read(item["when"], data["nodes"])
             built = [arguments.builds(name) for name, key in read if key is not None]
             if any(b is not True for b in built):
                 continue
-            evaluator = Evaluator(arguments.lookup)
+            evaluator = Evaluator(arguments.lookup, data["nodes"])
             if evaluator.value(item["when"]) is not True:
                 continue
             written = [(n, k) for n, k in read if arguments.written(n, k)]

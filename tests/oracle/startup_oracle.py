@@ -1,0 +1,303 @@
+"""Differential test of the start-up checks (VLM401-VLM406) against vLLM's own engine.
+
+    python tests/oracle/startup_oracle.py [--count N] [--seed S]
+
+Run with a Python environment where vLLM 0.34 is installed with a CPU build of torch (the
+``startup-oracle`` tox environment builds one from ``$VLLM_LINT_WHEELS``).  For each
+configuration generated over the engine arguments the start-up checks read (their
+values, the values the checks compare with, and values nearby), in one process:
+
+* vLLM: ``LLM``'s own check of its ``**kwargs`` (the lines of ``LLM.__init__`` before the
+  engine is built, run by calling ``LLM.__init__`` on an object whose ``LLMEngine`` factory
+  stops there), then ``EngineArgs(model=<a tiny local Llama>, **kwargs).create_engine_config()``;
+* vllm-lint: ``LLM(MODEL, **kwargs)`` written as a Python file, linted for the VLM4xx codes.
+
+The tiny Llama is a folder the oracle writes (``config.json`` and a word-level tokenizer
+made locally): nothing is downloaded.  vLLM runs on CPU with its CUDA platform emulating
+an 8-GPU H100 node.  The patches, all of them (none changes a validation rule):
+
+1. the compiled op libraries (``vllm._C``, ``vllm.vllm_flash_attn._vllm_fa2_C``, ...) are empty
+   modules; in their ``torch.ops`` namespaces a capability query (``*support*``) answers ``False`` and
+   no other op exists;
+2. the current platform is vLLM's ``CudaPlatform``;
+3. the device queries answer for 8 H100s: ``torch.cuda.device_count``/``is_available``, the
+   platform's ``device_count``, ``get_device_capability`` (9.0), ``get_device_name``,
+   ``get_device_total_memory`` (80 GiB), ``is_fully_connected``.
+
+A rejection is "decidable from the arguments" when the same configuration without the
+tiny model's own limits would still fail: the message does not name the model, its
+architecture, its config or the hardware (see ``MODEL_WORDS``).  Reported: how many
+configurations vLLM rejects, how many of those are decidable, how many vllm-lint flags
+(recall), and every configuration vLLM accepts that vllm-lint flags (false positives,
+which must be 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import random
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "src"))
+
+class _Stubs(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path=None, target=None):
+        tail = name.rsplit(".", 1)[-1]
+        if (name.startswith("vllm.") and tail.startswith("_") and (tail == "_C" or "_C" in tail)) or name == "vllm.cumem_allocator":
+            return importlib.machinery.ModuleSpec(name, self)
+        return None
+
+    def create_module(self, spec):
+        module = types.ModuleType(spec.name)
+        module.__file__ = "<stub>"
+        return module
+
+    def exec_module(self, module):
+        return None
+
+
+def prepare_vllm():
+    sys.meta_path.insert(0, _Stubs())
+    for key, value in {"VLLM_LOGGING_LEVEL": "CRITICAL", "VLLM_NO_USAGE_STATS": "1", "VLLM_DO_NOT_TRACK": "1"}.items():
+        os.environ.setdefault(key, value)
+    import torch
+
+    class Kernels:
+        """An op namespace of the stubbed libraries: every kernel query answers "unsupported"."""
+
+        def __init__(self, name):
+            self.name = name
+
+        def __getattr__(self, attr):
+            if "support" not in attr:
+                raise AttributeError(attr)  # the op is not there (``hasattr`` probes)
+            return lambda *args, **kwargs: False
+
+    for namespace in ("_C", "_moe_C", "_C_cache_ops", "_C_custom_ar", "_rocm_C", "_vllm_fa2_C", "_vllm_fa3_C"):
+        torch.ops.__dict__[namespace] = Kernels(namespace)
+    torch.cuda.device_count = lambda: 8
+    torch.cuda.is_available = lambda: True
+    import vllm.platforms as platforms
+    from vllm.platforms import cuda
+    from vllm.platforms.interface import DeviceCapability
+
+    platform_cls = cuda.CudaPlatform
+    platform_cls.get_device_capability = classmethod(lambda cls, device_id=0: DeviceCapability(9, 0))
+    platform_cls.get_device_name = classmethod(lambda cls, device_id=0: "NVIDIA H100 80GB HBM3")
+    platform_cls.get_device_total_memory = classmethod(lambda cls, device_id=0: 80 * 2**30)
+    platform_cls.is_fully_connected = classmethod(lambda cls, ids: True)
+    platform_cls.device_count = classmethod(lambda cls: 8)
+    platforms._current_platform = platform_cls()
+
+
+def tiny_llama(folder: Path) -> Path:
+    """A two-layer Llama config and a word-level tokenizer, written locally."""
+    folder.mkdir(parents=True, exist_ok=True)
+    vocab = {"<unk>": 0, "<s>": 1, "</s>": 2, **{f"w{i}": i + 3 for i in range(509)}}
+    config = {
+        "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64,
+        "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 4,
+        "num_hidden_layers": 2, "vocab_size": len(vocab), "max_position_embeddings": 4096,
+        "torch_dtype": "bfloat16", "rms_norm_eps": 1e-5, "bos_token_id": 1, "eos_token_id": 2,
+    }
+    (folder / "config.json").write_text(json.dumps(config))
+    tokenizer = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "normalizer": None, "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None,
+        "model": {"type": "WordLevel", "vocab": vocab, "unk_token": "<unk>"},
+    }
+    (folder / "tokenizer.json").write_text(json.dumps(tokenizer))
+    (folder / "tokenizer_config.json").write_text(json.dumps(
+        {"tokenizer_class": "PreTrainedTokenizerFast", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}))
+    return folder
+
+
+# Messages about the model, its checkpoint or the hardware: not decidable from the arguments.
+MODEL_WORDS = (
+    "model", "architecture", "hf_config", "checkpoint", "GPU", "gpu", "device", "CUDA", "cuda", "platform",
+    "compute capability", "MoE", "moe", "expert", "is not installed", "No module", "import",
+)
+
+
+def argument_space(release: dict, rng: random.Random) -> dict:
+    """Values for the arguments the checks read: each argument's constants in the checks,
+    its default, and neighbours; plus the arguments of vLLM's common launches."""
+    values: dict[str, set] = {}
+
+    def constants(expr, into):
+        if isinstance(expr, dict):
+            if "const" in expr:
+                into.append(expr["const"])
+            for arg in expr.get("args", ()):
+                constants(arg, into)
+
+    def pairs(node):
+        """(argument, constants) it is compared with, in one operation of the release."""
+        if node.get("op") in ("==", "!=", "<", "<=", ">", ">=", "in", "not in") and len(node["args"]) == 2:
+            left, right = node["args"]
+            if "arg" in left and "key" not in left:
+                found = []
+                constants(right, found)
+                yield left["arg"], found
+
+    for node in release["nodes"]:
+        for name, found in pairs(node):
+            bucket = values.setdefault(name, set())
+            for value in found:
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, (bool, str)) or item is None:
+                        bucket.add(item)
+                    elif isinstance(item, (int, float)):
+                        bucket.update({item, item + 1, max(item - 1, 0)})
+    table = {}
+    for name, entry in release["arguments"].items():
+        if name.startswith("_"):
+            continue
+        kind = entry["type"]
+        bucket = set(values.get(name, set()))
+        if kind == "bool":
+            bucket = {True, False}
+        elif kind == "int":
+            bucket = {v for v in bucket if isinstance(v, int) and not isinstance(v, bool)} | {1, 2, 4}
+        elif kind == "str":
+            bucket = {v for v in bucket if isinstance(v, str)}
+        else:
+            continue
+        if bucket:
+            table[name] = sorted(bucket, key=repr)
+    return table
+
+
+def configurations(release: dict, count: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    table = argument_space(release, rng)
+    extra = {
+        "checkpoint_prepare_on_startup": [True], "enable_sleep_mode": [True, False],
+        "speculative_config": [{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 2, "prompt_lookup_min": 4},
+                               {"method": "eagle", "num_speculative_tokens": 2}, {"num_speculative_tokens": 2}],
+        "long_prefill_token_threshold": [64, 10000], "max_model_len": [1024, 2048],
+        "kv_cache_dtype": ["float16", "auto"], "dtype": ["bfloat16", "float16", "auto"],
+        "enable_lora": [True, False], "enable_dbo": [True, False],
+        "decode_context_parallel_size": [1, 2, 3], "tensor_parallel_size": [1, 2, 3, 4],
+    }
+    for name, options in extra.items():
+        table.setdefault(name, options)
+    names = sorted(table)
+    out = []
+    for _ in range(count):
+        chosen = rng.sample(names, k=min(len(names), rng.randint(1, 4)))
+        out.append({name: rng.choice(table[name]) for name in chosen})
+    return out
+
+
+def vllm_verdict(model: str, kwargs: dict) -> tuple[str, str]:
+    """("ok", "") or ("rejected", message)."""
+    from vllm import LLM
+    from vllm.engine.arg_utils import EngineArgs
+
+    class Stop(Exception):
+        pass
+
+    llm = object.__new__(LLM)
+    try:
+        import vllm.entrypoints.llm as llm_module
+
+        original = llm_module.EngineArgs
+
+        def stop(*args, **kw):
+            raise Stop()
+
+        llm_module.EngineArgs = stop
+        try:
+            LLM.__init__(llm, model=model, **kwargs)
+        finally:
+            llm_module.EngineArgs = original
+    except Stop:
+        pass
+    except (ValueError, TypeError, NotImplementedError) as error:
+        return "rejected", str(error)
+    except Exception as error:  # noqa: BLE001 - any other failure is a rejection too
+        return "rejected", f"{type(error).__name__}: {error}"
+    try:
+        EngineArgs(model=model, **kwargs).create_engine_config()
+    except Exception as error:  # noqa: BLE001
+        return "rejected", f"{type(error).__name__}: {error}"
+    return "ok", ""
+
+
+def lint_verdict(kwargs: dict) -> list:
+    from vllm_lint.lint import lint_python_bytes
+    from vllm_lint.versions import Version
+
+    arguments = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+    source = f'from vllm import LLM\n\nllm = LLM("tiny-llama", {arguments})\n'
+    result = lint_python_bytes("oracle.py", source.encode(), lambda _p: (Version.parse("0.34"), "oracle"))
+    return [f for f in result.findings if f.code.startswith("VLM4")]
+
+
+def _headline(message: str) -> str:
+    """The error itself: pydantic's "Value error, ..." line where there is one."""
+    for line in message.splitlines():
+        if "Value error, " in line:
+            return line.split("Value error, ", 1)[1].split(" [type=")[0][:160]
+    return message.splitlines()[0][:160] if message else ""
+
+
+def decidable(message: str) -> bool:
+    return not any(word in message for word in MODEL_WORDS)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--show", type=int, default=15)
+    args = parser.parse_args(argv)
+    prepare_vllm()
+    import vllm
+
+    data = json.loads((ROOT / "src/vllm_lint/rules/startup_checks.json").read_text())
+    release = data["releases"]["0.34"]
+    model = str(tiny_llama(Path(tempfile.mkdtemp(prefix="vllm-lint-oracle-")) / "tiny-llama"))
+    rejected = decidable_count = flagged = 0
+    false_positives, missed = [], []
+    for kwargs in configurations(release, args.count, args.seed):
+        verdict, message = vllm_verdict(model, kwargs)
+        findings = lint_verdict(kwargs)
+        if verdict == "ok":
+            if findings:
+                false_positives.append((kwargs, [f.vllm_error for f in findings]))
+            continue
+        rejected += 1
+        if not decidable(message):
+            continue
+        decidable_count += 1
+        if findings:
+            flagged += 1
+        else:
+            missed.append((kwargs, _headline(message)))
+    print(f"vLLM {vllm.__version__}: {args.count} configurations, {rejected} rejected, {decidable_count} decidable from the arguments")
+    recall = flagged / decidable_count if decidable_count else 1.0
+    print(f"vllm-lint flags {flagged} of {decidable_count} ({recall:.1%}); false positives on accepted ones: {len(false_positives)}")
+    for kwargs, errors in false_positives[: args.show]:
+        print("FALSE POSITIVE", kwargs, errors)
+    counts: dict[str, int] = {}
+    for _, message in missed:
+        key = message
+        counts[key] = counts.get(key, 0) + 1
+    for message, number in sorted(counts.items(), key=lambda item: -item[1])[: args.show]:
+        example = next(kwargs for kwargs, text in missed if text == message)
+        print(f"MISSED x{number}: {message}\n    e.g. {example}")
+    return 1 if false_positives else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
