@@ -24,6 +24,10 @@ What is read, per release:
   dict argument a config class is built from, ``SpeculativeConfig(**self.speculative_config)``;
   a ``kwargs.get`` of the ``LLM`` constructor), a constant, or a one-line property or local
   name made of those.  Anything else (the model's config, the platform, a call) drops it;
+* two assumptions, about the platform and the model: vLLM's CUDA build on NVIDIA GPUs
+  (``current_platform.is_cuda()`` is true, ``is_rocm()``/``is_tpu()``/... false), and a model
+  that is not a speculators-format draft (``maybe_override_with_speculators`` hands the
+  arguments back unchanged);
 * a field assigned before the ``raise`` (in the same function, or in ``EngineArgs``' own
   ``__post_init__``/``create_engine_config`` for an argument) adds "that assignment did not
   run" to the condition, or drops the check when that cannot be written.
@@ -47,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vllm_schema  # noqa: E402  (wheel lookup shared with the schema generator)
 
 OUT = Path(__file__).resolve().parent.parent / "src" / "vllm_lint" / "rules" / "startup_checks.json"
-DEFAULT_RELEASES = ("0.30.0", "0.31.0", "0.32.0", "0.33.0", "0.34.0")
+DEFAULT_RELEASES = ("0.34.0",)
 VALIDATOR_PREFIXES = ("_verify", "verify", "_validate", "validate", "__post_init__")
 SPEC_DIR = "vllm/v1/worker/gpu/spec_decode/"
 UNDEFINED = object()
@@ -150,6 +154,29 @@ class Release:
         self.spec_aliases: dict[str, str] = {}  # speculative_config key -> shortcut argument
         if self.engine is not None:
             self._read_engine_args()
+        # Fields a config's ``__post_init__`` computes first thing, once, from its other fields
+        # (``world_size = pipeline_parallel_size * tensor_parallel_size * ...``).
+        self.derived: dict[tuple[str, str], ast.expr] = {}
+        for cls, info in self.classes.items():
+            method = info.methods.get("__post_init__")
+            if method is None or (cls, "") in self.filled:
+                continue
+            writes: dict[str, int] = {}
+            for function in info.methods.values():
+                for node in ast.walk(function):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+                    for target in targets:
+                        if _is_self_attr(target):
+                            writes[target.attr] = writes.get(target.attr, 0) + 1
+            for stmt in method.body:
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and _is_self_attr(stmt.targets[0])
+                    and writes.get(stmt.targets[0].attr) == 1
+                    and (cls, stmt.targets[0].attr) not in self.filled
+                ):
+                    self.derived[(cls, stmt.targets[0].attr)] = stmt.value
 
     def field_default(self, cls: str, name: str):
         info = self.classes.get(cls)
@@ -236,10 +263,10 @@ def _local_at(release, function: ast.FunctionDef, name: str, line: int):
         for assigned, field, path in walker.assignments:
             if value is None or assigned >= line or not (field == "*" or field in _args_of(value)):
                 continue
-            if field == "*" or not path or any(p is None for p in path):
+            guard = None if field == "*" else _guard(path)
+            if guard is None:
                 value = None
                 break
-            guard = {"op": "and", "args": path} if len(path) > 1 else path[0]
             value = {"op": "if", "args": [guard, {"unknown": field}, value]}
         _LOCALS_AT[key] = value
     return _LOCALS_AT[key]
@@ -253,6 +280,11 @@ def _is_self_attr(node: ast.AST, owner: str = "self") -> bool:
 # Translating conditions
 
 
+# Calls that hand the arguments back unchanged for an ordinary model: the checks assume it.
+MODEL_PASS_THROUGH = {
+    # unless the model's config.json has a ``speculators_config`` (a speculators-format draft)
+    "maybe_override_with_speculators",
+}
 # The checks are those of vLLM's CUDA build on an NVIDIA GPU: the platform's identity is known.
 CUDA_PLATFORM = {
     "current_platform.is_cuda": True,
@@ -305,6 +337,12 @@ class Context:
                     raise Untranslatable(f"{cls}.{name}")
                 return value
             return {"arg": argument, "via": cls}
+        if (cls, name) in release.derived and self.depth < 4:
+            self.depth += 1
+            try:
+                return Context(release, cls).translate(release.derived[(cls, name)])
+            finally:
+                self.depth -= 1
         if cls == "VllmConfig":
             raise Untranslatable(name)
         # A config field EngineArgs never sets keeps its own default.
@@ -481,6 +519,8 @@ class Walker:
         self.extra = extra or []
         self.found: list[dict] = []
         self.assignments: list[tuple[int, str, list]] = []  # (line, field, path conditions)
+        self.prior: list = []  # assignments made before the function runs (line 0)
+        self.values: dict = {}  # (line, field) -> the value assigned, where it can be written
         self.stop_at: int | None = None  # record the locals when this line is reached
         self.locals_at_stop: dict | None = None
 
@@ -580,10 +620,18 @@ class Walker:
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         if _converts_dict(stmt):
             return  # ``self.x = XConfig(**self.x)``: the dict argument becomes its config, as read
+        value = getattr(stmt, "value", None)
+        if isinstance(value, ast.Call) and ast.unparse(value.func) in MODEL_PASS_THROUGH:
+            return
         for target in targets:
             for node in ast.walk(target):
                 if isinstance(node, ast.Attribute) and _is_owner(node.value, self.ctx.owner):
                     self.assignments.append((stmt.lineno, node.attr, path))
+                    if isinstance(stmt, ast.Assign) and node is target and stmt.value is not None:
+                        try:
+                            self.values[(stmt.lineno, node.attr)] = self.ctx.translate(stmt.value)
+                        except Untranslatable:
+                            pass
                 elif isinstance(node, ast.Name) and isinstance(stmt, ast.Assign) and len(targets) == 1 and node is target:
                     # A local name: its value where it is assigned, on a sure path only.
                     # Its value from here on this path (branches merge after their ``if``).
@@ -607,16 +655,32 @@ class Walker:
         if not used:
             return
         guards = []
-        for line, field, guard_path in self.assignments:
+        current: dict = {}  # field -> its value so far, as an expression
+        for line, field, guard_path in self.prior + self.assignments:
             if line >= stmt.lineno:
                 continue
             if field == "*":
                 return
             if any(f == field for f in _fields_read(condition, self.ctx)):
-                if not guard_path or any(g is None for g in guard_path):
+                guard = _guard(guard_path)
+                value = self.values.get((line, field)) if line else None
+                try:
+                    original = self.ctx.field(self.ctx.cls, field) if self.ctx.cls else None
+                except Untranslatable:
+                    original = None
+                if value is not None and original is not None and "arg" in original:
+                    # The field after this assignment: the value where its branch ran.
+                    before = current.get(field, original)
+                    value = _substitute(value, current, self.ctx)
+                    if guard is None:
+                        current[field] = value
+                    else:
+                        current[field] = {"op": "if", "args": [_substitute(guard, current, self.ctx), value, before]}
+                    continue
+                if guard is None:
                     return
-                guard = {"op": "and", "args": guard_path} if len(guard_path) > 1 else guard_path[0]
                 guards.append({"op": "not", "args": [guard]})
+        condition = _substitute(condition, current, self.ctx)
         if guards:
             condition = {"op": "and", "args": [condition, *guards]}
         text, fields = message_of(exc, self.ctx)
@@ -633,6 +697,38 @@ class Walker:
                 "function": self.where,
             }
         )
+
+
+def _substitute(expr, current: dict, ctx):
+    """``expr`` read after the assignments so far: each field in ``current`` has its value."""
+    if not current:
+        return expr
+    return _replace(expr, {json.dumps(ctx.field(ctx.cls, f), sort_keys=True): v for f, v in current.items()})
+
+
+def _replace(expr, originals: dict):
+    """``expr`` with every argument node equal to a key of ``originals`` (JSON) replaced by its
+    value; subtrees without one are shared, not copied."""
+    if isinstance(expr, dict):
+        if "arg" in expr:
+            return originals.get(json.dumps(expr, sort_keys=True), expr)
+        if "args" in expr:
+            args = [_replace(a, originals) for a in expr["args"]]
+            if all(new is old for new, old in zip(args, expr["args"])):
+                return expr
+            return {**expr, "args": args}
+    return expr
+
+
+def _guard(path: list):
+    """The condition under which an assignment ran: its branch conditions, a condition that
+    cannot be written being unknown (the guard is then false only where a known part is).
+    None for an assignment that runs whatever the arguments."""
+    known = [p for p in path if p is not None]
+    if not known:
+        return None
+    parts = [p if p is not None else {"unknown": "a condition on something else"} for p in path]
+    return {"op": "and", "args": parts} if len(parts) > 1 else parts[0]
 
 
 def _merge_locals(test, body: dict | None, orelse: dict | None) -> dict:
@@ -722,7 +818,14 @@ def extract(release: Release) -> list[dict]:
             if params and function.name not in ("__post_init__", "create_engine_config"):
                 continue  # a validator reading values passed in: not arguments
             ctx = Context(release, name)
-            checks += Walker(ctx, function, info.path, f"{name}.{function.name}").run()
+            walker = Walker(ctx, function, info.path, f"{name}.{function.name}")
+            if function.name != "__post_init__" and "__post_init__" in info.methods:
+                # pydantic runs ``__post_init__`` before the "after" validators: what it
+                # assigns has been assigned when they run.
+                first = Walker(Context(release, name), info.methods["__post_init__"], info.path, "")
+                first.run()
+                walker.prior = [(0, field, path) for _, field, path in first.assignments]
+            checks += walker.run()
     checks += _llm_checks(release)
     checks += _speculator_checks(release)
     # EngineArgs rewrites arguments before it builds the configs: a check reading one it
@@ -799,12 +902,10 @@ def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
         walker = Walker(Context(release, "EngineArgs"), function, "", name)
         walker.run()
         for _, field, path in walker.assignments:
-            if field == "*" or field in used:
-                if field == "*" or not path or any(p is None for p in path):
-                    if field == "*":
-                        continue
+            if field in used:
+                guard = _guard(path)
+                if guard is None:
                     return None
-                guard = {"op": "and", "args": path} if len(path) > 1 else path[0]
                 guards.append({"op": "not", "args": [guard]})
     if guards:
         check = dict(check, when={"op": "and", "args": [check["when"], *guards]})

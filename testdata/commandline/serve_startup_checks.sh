@@ -4,8 +4,8 @@
 set -euo pipefail
 MODEL=Qwen/Qwen3-8B
 
-vllm serve "$MODEL" -tp 2 --ray-workers-use-nsight  # expect: VLM401:27
-vllm serve "$MODEL" -tp 2 --ray-workers-use-nsight --distributed-executor-backend ray
+vllm serve "$MODEL" -tp 2 --enable-elastic-ep  # expect: VLM401:27
+vllm serve "$MODEL" -tp 2 --enable-elastic-ep --enable-eplb --enable-expert-parallel
 
 # vllm serve accepts data parallelism (the LLM class does not): only EPLB is reported.
 vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --enable-eplb  # expect: VLM401

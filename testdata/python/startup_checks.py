@@ -6,9 +6,11 @@ from vllm import LLM, SamplingParams
 
 MODEL = "Qwen/Qwen3-8B"
 
-# Nsight profiling needs Ray workers; the Ray backend makes it valid.
-profiled = LLM(MODEL, tensor_parallel_size=2, ray_workers_use_nsight=True)  # expect: VLM401:47
-profiled_ray = LLM(MODEL, tensor_parallel_size=2, ray_workers_use_nsight=True, distributed_executor_backend="ray")
+# Elastic expert parallelism rebalances experts: it needs EPLB.
+elastic = LLM("Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, enable_elastic_ep=True)  # expect: VLM401:61
+elastic_eplb = LLM(
+    "Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, enable_elastic_ep=True, enable_eplb=True, enable_expert_parallel=True
+)
 
 # EPLB without expert parallelism: the LLM class rejects data parallelism first, both are reported.
 moe = LLM("Qwen/Qwen3-30B-A3B", data_parallel_size=2, enable_eplb=True)  # expect: VLM401, VLM403

@@ -1,9 +1,11 @@
 """## What it does
 Checks for the remaining start-up checks between arguments that the data
 holds: those of the other config classes (`CompilationConfig`, `MambaConfig`,
-`EngramConfig`, `AttentionConfig`, `VllmConfig`, ...), for example an encoder
-CUDA graph token budget that is not positive, or an Engram shared-memory
-option without CPU offload.
+`EngramConfig`, `AttentionConfig`, `SpeculativeConfig` and each speculative
+method's own `configure`, `VllmConfig`, ...), for example an encoder CUDA
+graph token budget that is not positive, an Engram shared-memory option
+without CPU offload, or an n-gram `prompt_lookup_min` above
+`prompt_lookup_max`.
 
 ## Why is this bad?
 vLLM validates these configs before it loads the model and refuses to start

@@ -1,10 +1,13 @@
 """## What it does
 Checks for parallelism arguments that vLLM's `ParallelConfig` rejects between
-themselves: EPLB without `enable_expert_parallel`, elastic EP without
-`enable_eplb`, nsight profiling without the Ray backend,
-`tensor_parallel_size` not divisible by `decode_context_parallel_size`,
-`data_parallel_external_lb` with one data-parallel rank, and the other checks
-of `vllm/config/parallel.py` that read only arguments.
+themselves: elastic EP without `enable_eplb`, EPLB without
+`enable_expert_parallel`, and the other checks of `vllm/config/parallel.py`
+(and its `EPLBConfig`) whose conditions the generator can write in terms of
+arguments. A check reading a field vLLM computes on the way (the executor
+backend it picks, the external load-balancing mode it infers) is reported only
+where the arguments decide that field too; otherwise it stays silent (so, in
+0.34, nsight profiling without Ray and `tensor_parallel_size` not divisible by
+`decode_context_parallel_size` with one data-parallel rank are not reported).
 
 ## Why is this bad?
 vLLM validates the parallel configuration before it loads the model and
@@ -18,21 +21,27 @@ model or on the GPU is reported only where the arguments alone decide it.
 ```python
 from vllm import LLM
 
-llm = LLM("Qwen/Qwen3-8B", tensor_parallel_size=2, ray_workers_use_nsight=True)
+llm = LLM("Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, enable_elastic_ep=True)
 ```
 
 ## Use instead
 ```python
 from vllm import LLM
 
-llm = LLM("Qwen/Qwen3-8B", tensor_parallel_size=2, ray_workers_use_nsight=True, distributed_executor_backend="ray")
+llm = LLM(
+    "Qwen/Qwen3-30B-A3B",
+    tensor_parallel_size=2,
+    enable_elastic_ep=True,
+    enable_eplb=True,
+    enable_expert_parallel=True,
+)
 ```
 
 ## Fix safety
 No automatic fix: which of the arguments is meant cannot be known.
 
 ## Versions
-Every release the data was generated from (0.30+); the conditions and the
+Every release the data was generated from (0.34 today); the conditions and the
 messages are those of the release.
 """
 
