@@ -33,7 +33,9 @@ PACK = {
             "skyrl.train.entrypoints.main_generate",
             "skyrl_train.entrypoints.main_generate",
         ],
-        "composes": [["SkyRLTrainConfig", ".from_cli_overrides("]],
+        # ``make_config(...)`` builds a SkyRLTrainConfig subclass with the project's own nested
+        # config classes (skyrl/train/config/config.py): examples' main_dapo, main_mini_swe ...
+        "composes": [["SkyRLTrainConfig", ".from_cli_overrides("], ["make_config(", ".from_cli_overrides("]],
         "scripts": [],
     },
     "backend": {"key": "generator.inference_engine.backend", "values": ["vllm"]},

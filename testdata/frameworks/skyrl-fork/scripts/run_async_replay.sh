@@ -9,3 +9,8 @@ uv run --isolated --extra fsdp -m skyrl.train.entrypoints.main_async \
 # Not an entry point of the training config: the same words mean nothing to it.
 uv run -m skyrl.train.entrypoints.export_weights \
   +generator.inference_engine.engine_init_kwargs.return_sampling_mask=true
+
+# A config class made with make_config composes the same training config.
+uv run --isolated --extra fsdp -m skyrl.train.entrypoints.main_dapo \
+  trainer.policy.model.path=Qwen/Qwen3-1.7B \
+  +generator.inference_engine.engine_init_kwargs.return_sampling_mask=true  # expect: VLM105:3
