@@ -22,8 +22,13 @@ What is read, per release:
   argument (``self.x`` of ``EngineArgs``; a config field that ``EngineArgs`` fills from one
   argument, ``ParallelConfig(tensor_parallel_size=self.tensor_parallel_size)``; a key of a
   dict argument a config class is built from, ``SpeculativeConfig(**self.speculative_config)``;
-  a ``kwargs.get`` of the ``LLM`` constructor), a constant, or a one-line property or local
-  name made of those.  Anything else (the model's config, the platform, a call) drops it;
+  a ``kwargs.get`` of the ``LLM`` constructor), a constant, an environment variable read
+  from ``vllm.envs`` as ``CAST(os.getenv(NAME, default))`` (recorded with its default; the
+  checker reads it as the file sets it), or a one-line property or local name made of
+  those.  Anything else (the model's config, the platform, a call) drops it.  A local of
+  ``create_engine_config`` (``data_parallel_external_lb = ...``) follows the method's own
+  rewrites of arguments in order, and a field ``__post_init__`` assigns from arguments or
+  the environment has that value in the "after" validators;
 * two assumptions, about the platform and the model: vLLM's CUDA build on NVIDIA GPUs
   (``current_platform.is_cuda()`` is true, ``is_rocm()``/``is_tpu()``/... false), and a model
   that is not a speculators-format draft (``maybe_override_with_speculators`` hands the
@@ -72,7 +77,7 @@ def read_sources(wheel: Path) -> dict[str, ast.Module]:
         for name in archive.namelist():
             if (
                 (name.startswith("vllm/config/") and name.endswith(".py"))
-                or name in ("vllm/engine/arg_utils.py", "vllm/entrypoints/llm.py")
+                or name in ("vllm/engine/arg_utils.py", "vllm/entrypoints/llm.py", "vllm/envs.py")
                 or (name.startswith(SPEC_DIR) and name.endswith(".py") and "config" in name.rsplit("/", 1)[-1])
             ):
                 text = archive.read(name).decode("utf-8")
@@ -88,6 +93,45 @@ def literal(node: ast.AST):
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return UNDEFINED
+
+
+ENV_CASTS = {"int": int, "float": float, "str": str}
+
+
+def _environment_variables(module: ast.Module | None) -> dict[str, dict]:
+    """vLLM's environment variables read as ``CAST(os.getenv("NAME", "default"))`` (the
+    ``environment_variables`` table of ``vllm/envs.py``): name -> its type and the value vLLM
+    uses when it is unset.  Other forms (a default read from another variable) are left out."""
+    found: dict[str, dict] = {}
+    if module is None:
+        return found
+    for stmt in module.body:
+        target = stmt.target if isinstance(stmt, ast.AnnAssign) else (stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None)
+        if not (isinstance(target, ast.Name) and target.id == "environment_variables" and isinstance(stmt.value, ast.Dict)):
+            continue
+        for key, value in zip(stmt.value.keys, stmt.value.values):
+            if not (isinstance(key, ast.Constant) and isinstance(value, ast.Lambda)):
+                continue
+            body, kind = value.body, "str"
+            if isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id in ("int", "float") and len(body.args) == 1 and not body.keywords:
+                body, kind = body.args[0], body.func.id
+            if not (
+                isinstance(body, ast.Call)
+                and ast.unparse(body.func) == "os.getenv"
+                and len(body.args) == 2
+                and not body.keywords
+                and isinstance(body.args[0], ast.Constant)
+                and body.args[0].value == key.value
+                and isinstance(body.args[1], ast.Constant)
+                and isinstance(body.args[1].value, str)
+            ):
+                continue
+            try:
+                default = ENV_CASTS[kind](body.args[1].value)
+            except ValueError:
+                continue
+            found[key.value] = {"env": key.value, "type": kind, "default": default}
+    return found
 
 
 class ClassInfo:
@@ -148,6 +192,7 @@ class Release:
                     if values is not UNDEFINED:
                         self.aliases.setdefault(target, values if isinstance(values, tuple) else (values,))
         self.engine = self.classes.get("EngineArgs")
+        self.env = _environment_variables(modules.get("vllm/envs.py"))
         # (config class, field) -> argument name, or (argument, key) for dict-built configs.
         self.filled: dict[tuple[str, str], object] = {}
         self.dict_built: dict[str, str] = {}  # config class -> the dict argument it is built from
@@ -247,6 +292,9 @@ class Release:
 
 
 _LOCALS_AT: dict = {}
+# The values ``_local_at`` gave for locals of ``create_engine_config`` (by identity): the
+# arguments they read are read as they are at that line, rewrites before it included.
+_READ_IN_PLACE: set = set()
 
 
 def _local_at(release, function: ast.FunctionDef, name: str, line: int):
@@ -254,14 +302,28 @@ def _local_at(release, function: ast.FunctionDef, name: str, line: int):
     key = (id(release), id(function), name, line)
     if key not in _LOCALS_AT:
         _LOCALS_AT[key] = None
-        walker = Walker(Context(release, "EngineArgs"), function, "", function.name)
+        ctx = Context(release, "EngineArgs")
+        # The method's own assignments to its fields are followed in order, as locals are: a
+        # local reads each argument as it is where the local is computed.
+        ctx.tracked = set()
+        for node in ast.walk(function):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                for inner in ast.walk(target):
+                    if _is_self_attr(inner):
+                        try:
+                            ctx.locals[f"self.{inner.attr}"] = ctx.field("EngineArgs", inner.attr)
+                        except Untranslatable:
+                            continue
+                        ctx.tracked.add(inner.attr)
+        walker = Walker(ctx, function, "", function.name)
         walker.stop_at = line
         walker.run()
         value = walker.locals_at_stop.get(name) if walker.locals_at_stop is not None else None
-        # An argument the method rewrites before that line: the value holds where the rewrite
-        # did not run (unknown where it did; unknown everywhere if that cannot be written).
+        # A call that may rewrite any argument before that line: the value holds where the
+        # call did not run (unknown where it did; unknown everywhere if that cannot be written).
         for assigned, field, path in walker.assignments:
-            if value is None or assigned >= line or not (field == "*" or field in _args_of(value)):
+            if value is None or assigned >= line or field != "*":
                 continue
             guard = None if field == "*" else _guard(path)
             if guard is None:
@@ -269,6 +331,8 @@ def _local_at(release, function: ast.FunctionDef, name: str, line: int):
                 break
             value = {"op": "if", "args": [guard, {"unknown": field}, value]}
         _LOCALS_AT[key] = value
+        if value is not None and function.name == "create_engine_config":
+            _READ_IN_PLACE.add(id(value))
     return _LOCALS_AT[key]
 
 
@@ -308,6 +372,9 @@ class Context:
     def __init__(self, release: Release, cls: str | None, owner: str = "self", kwargs: str | None = None):
         self.release, self.cls, self.owner, self.kwargs = release, cls, owner, kwargs
         self.locals: dict[str, dict] = {}
+        # Fields of the object followed through the function's own assignments, as locals
+        # named ``self.<field>`` (None: fields read as the arguments they start from).
+        self.tracked: set | None = None
         self.depth = 0
 
     def field(self, cls: str, name: str) -> dict:
@@ -362,6 +429,11 @@ class Context:
     def attribute(self, node: ast.Attribute) -> dict:
         if isinstance(node.value, ast.Name) and node.value.id.endswith("Enum") and node.value.id != self.owner:
             return {"enum": node.attr}
+        if isinstance(node.value, ast.Name) and node.value.id == "envs" and node.value.id != self.owner:
+            # An environment variable: its value where the engine is built (unset: vLLM's default).
+            if node.attr not in self.release.env:
+                raise Untranslatable(ast.unparse(node))
+            return dict(self.release.env[node.attr])
         chain = []
         base: ast.AST = node
         while isinstance(base, ast.Attribute):
@@ -370,6 +442,11 @@ class Context:
         chain.reverse()
         if not isinstance(base, ast.Name) or base.id != self.owner or self.cls is None:
             raise Untranslatable(ast.unparse(node))
+        if self.tracked is not None and len(chain) == 1 and chain[0] in self.tracked:
+            key = f"{self.owner}.{chain[0]}"
+            if key not in self.locals:
+                raise Untranslatable(key)  # assigned where its value cannot be written
+            return self.locals[key]
         cls = self.cls
         if len(chain) == 2 and cls == "VllmConfig":
             sub = _sub_config(self.release, chain[0])
@@ -417,6 +494,8 @@ class Context:
                 parts.append({"op": COMPARE[type(op)], "args": [left, right]})
                 left = right
             return parts[0] if len(parts) == 1 else {"op": "and", "args": parts}
+        if isinstance(node, ast.IfExp):
+            return {"op": "if", "args": [self.translate(node.test), self.translate(node.body), self.translate(node.orelse)]}
         if isinstance(node, ast.BinOp) and type(node.op) in ARITH:
             return {"op": ARITH[type(node.op)], "args": [self.translate(node.left), self.translate(node.right)]}
         if isinstance(node, ast.Call):
@@ -520,6 +599,7 @@ class Walker:
         self.found: list[dict] = []
         self.assignments: list[tuple[int, str, list]] = []  # (line, field, path conditions)
         self.prior: list = []  # assignments made before the function runs (line 0)
+        self.prior_values: list = []  # the value of each of those, where it can be written
         self.values: dict = {}  # (line, field) -> the value assigned, where it can be written
         self.stop_at: int | None = None  # record the locals when this line is reached
         self.locals_at_stop: dict | None = None
@@ -626,7 +706,20 @@ class Walker:
         for target in targets:
             for node in ast.walk(target):
                 if isinstance(node, ast.Attribute) and _is_owner(node.value, self.ctx.owner):
-                    self.assignments.append((stmt.lineno, node.attr, path))
+                    self.assignments.append((stmt.lineno, node.attr, list(path)))
+                    if self.ctx.tracked is not None and node.attr in self.ctx.tracked:
+                        # Its value from here on this path (the branches merge after their ``if``).
+                        key = f"{self.ctx.owner}.{node.attr}"
+                        value = None
+                        if isinstance(stmt, ast.Assign) and node is target and None not in path[-1:]:
+                            try:
+                                value = self.ctx.translate(stmt.value)
+                            except Untranslatable:
+                                value = None
+                        if value is None:
+                            self.ctx.locals.pop(key, None)
+                        else:
+                            self.ctx.locals[key] = value
                     if isinstance(stmt, ast.Assign) and node is target and stmt.value is not None:
                         try:
                             self.values[(stmt.lineno, node.attr)] = self.ctx.translate(stmt.value)
@@ -656,14 +749,17 @@ class Walker:
             return
         guards = []
         current: dict = {}  # field -> its value so far, as an expression
-        for line, field, guard_path in self.prior + self.assignments:
+        for index, (line, field, guard_path) in enumerate(self.prior + self.assignments):
             if line >= stmt.lineno:
                 continue
             if field == "*":
                 return
             if any(f == field for f in _fields_read(condition, self.ctx)):
                 guard = _guard(guard_path)
-                value = self.values.get((line, field)) if line else None
+                if line:
+                    value = self.values.get((line, field))
+                else:
+                    value = self.prior_values[index] if index < len(self.prior_values) else None
                 try:
                     original = self.ctx.field(self.ctx.cls, field) if self.ctx.cls else None
                 except Untranslatable:
@@ -680,6 +776,8 @@ class Walker:
                 if guard is None:
                     return
                 guards.append({"op": "not", "args": [guard]})
+                if DEBUG:
+                    print(f"guard {self.where}:{stmt.lineno}: {field} assigned at {line}", file=sys.stderr)
         condition = _substitute(condition, current, self.ctx)
         if guards:
             condition = {"op": "and", "args": [condition, *guards]}
@@ -773,6 +871,18 @@ def _leaves(body: list[ast.stmt]) -> str | None:
     return None
 
 
+def _args_read_directly(expr) -> set:
+    """The arguments ``expr`` reads, leaving out those read inside a local's value of
+    ``create_engine_config`` (``_READ_IN_PLACE``)."""
+    found = set()
+    if isinstance(expr, dict) and id(expr) not in _READ_IN_PLACE:
+        if "arg" in expr:
+            found.add(expr["arg"])
+        for value in expr.get("args", ()):
+            found |= _args_read_directly(value)
+    return found
+
+
 def _args_of(expr) -> set:
     found = set()
     if isinstance(expr, dict):
@@ -785,7 +895,8 @@ def _args_of(expr) -> set:
 
 def _fields_read(expr, ctx: Context) -> set:
     """The names of the function's own fields the condition reads (as written in the source)."""
-    return {key for key in _args_of(expr)} | {
+    # (An argument read inside a local of create_engine_config is not one of these fields.)
+    return {key for key in _args_read_directly(expr)} | {
         e.get("key") for e in _walk_expr(expr) if isinstance(e, dict) and "key" in e
     } | {k for (cls, k), v in ctx.release.filled.items() if cls == ctx.cls and v in _args_of(expr)}
 
@@ -825,6 +936,7 @@ def extract(release: Release) -> list[dict]:
                 first = Walker(Context(release, name), info.methods["__post_init__"], info.path, "")
                 first.run()
                 walker.prior = [(0, field, path) for _, field, path in first.assignments]
+                walker.prior_values = [first.values.get((line, field)) for line, field, _ in first.assignments]
             checks += walker.run()
     checks += _llm_checks(release)
     checks += _speculator_checks(release)
@@ -890,7 +1002,6 @@ def _speculator_checks(release: Release) -> list[dict]:
 
 def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
     engine = release.engine
-    used = _args_of(check["when"])
     guards = []
     # (create_speculative_config's merge of --spec-* into speculative_config is read as such.)
     for name in ("__post_init__", "create_engine_config"):
@@ -899,6 +1010,8 @@ def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
             continue
         if check["function"] == f"EngineArgs.{name}":
             continue  # its own assignments were read in order
+        # A local of create_engine_config was read at its line, its rewrites before included.
+        used = _args_read_directly(check["when"]) if name == "create_engine_config" else _args_of(check["when"])
         walker = Walker(Context(release, "EngineArgs"), function, "", name)
         walker.run()
         for _, field, path in walker.assignments:

@@ -15,6 +15,19 @@ vllm serve "$MODEL" --checkpoint-prepare-on-startup  # expect: VLM404:21
 vllm serve "$MODEL" --checkpoint-prepare-on-startup --enable-sleep-mode
 vllm serve "$MODEL" --checkpoint-prepare-on-startup --enable-sleep-mode --no-enable-sleep-mode  # expect: VLM404
 
+# An external data-parallel rank needs more than one rank: $VLLM_DP_SIZE when the size is 1.
+vllm serve "$MODEL" --data-parallel-rank 1  # expect: VLM401:21
+vllm serve "$MODEL" --data-parallel-external-lb --data-parallel-rank 0  # expect: VLM401:21
+VLLM_DP_SIZE=2 vllm serve "$MODEL" --data-parallel-external-lb --data-parallel-rank 0
+vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --data-parallel-external-lb --data-parallel-rank 0
+
+vllm serve "$MODEL" --data-parallel-size-local 2  # expect: VLM401:21
+vllm serve "$MODEL" --data-parallel-size 2 --data-parallel-size-local 2
+
+vllm serve "$MODEL" -tp 2 -dcp 4  # expect: VLM401:21
+vllm serve "$MODEL" -tp 4 -dcp 2
+python -m sglang.launch_server --model-path "$MODEL" --tp 2 --dp-size 1 --dcp 4
+
 # Anything an expansion may add makes the rest unknown.
 vllm serve "$MODEL" --checkpoint-prepare-on-startup $EXTRA_ARGS
 

@@ -2,7 +2,7 @@
 # target-version: 0.34
 import os
 
-from vllm import LLM, SamplingParams
+from vllm import LLM, EngineArgs, SamplingParams
 
 MODEL = "Qwen/Qwen3-8B"
 
@@ -34,6 +34,27 @@ tolerant = LLM(MODEL, enable_fault_tolerance=True)  # expect: VLM402
 # Multi-node launches: the MP backend, and a world size the nodes divide.
 two_nodes = LLM(MODEL, tensor_parallel_size=2, nnodes=2, data_parallel_backend="ray")  # expect: VLM402
 two_nodes_mp = LLM(MODEL, tensor_parallel_size=2, nnodes=2, node_rank=1)
+
+# A data-parallel rank switches vLLM to external load balancing, which needs more than one
+# data-parallel rank; with data_parallel_size 1 the config falls back to $VLLM_DP_SIZE (unset).
+ranked = LLM(MODEL, data_parallel_rank=1)  # expect: VLM401:21
+external = LLM(MODEL, data_parallel_external_lb=True, data_parallel_rank=0)  # expect: VLM401:23
+external_dp = EngineArgs(model=MODEL, data_parallel_size=2, data_parallel_external_lb=True, data_parallel_rank=0)
+
+
+def spmd_rank() -> LLM:
+    """Offline SPMD data parallelism: the size comes from the environment."""
+    os.environ["VLLM_DP_SIZE"] = "2"
+    return LLM(MODEL, data_parallel_rank=1)
+
+
+# More local data-parallel ranks than ranks in all.
+local_dp = LLM(MODEL, data_parallel_size_local=2)  # expect: VLM401:23
+local_dp_ok = EngineArgs(model=MODEL, data_parallel_size=2, data_parallel_size_local=2)
+
+# Decode context parallelism splits the tensor-parallel ranks.
+dcp = LLM(MODEL, tensor_parallel_size=2, decode_context_parallel_size=4)  # expect: VLM401:18
+dcp_ok = LLM(MODEL, tensor_parallel_size=4, decode_context_parallel_size=2)
 
 # A dict-built config: a key of compilation_config.
 budget = LLM(MODEL, compilation_config={"encoder_cudagraph_max_token_budget": 0})  # expect: VLM406

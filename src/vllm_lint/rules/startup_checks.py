@@ -6,7 +6,9 @@ its condition as an expression tree, vLLM's message, and the file, line and func
 comes from, per release.  A check is reported when its condition is certainly true of the
 arguments as written: a value that is not known, or that a check reads from somewhere the
 generator could not follow, makes it silent (three-valued logic: ``a and ?`` is false
-when ``a`` is false, and unknown otherwise).
+when ``a`` is false, and unknown otherwise).  An environment variable a check reads
+(``VLLM_DP_SIZE``) has the value the file gives it, vLLM's default where the file leaves it
+unset, as the front ends read the environment everywhere else.
 
 The checks are grouped into codes by the part of vLLM that raises them, so that each can
 be selected and silenced on its own.
@@ -103,8 +105,9 @@ class Factory:
 class Evaluator:
     """The value of a check's expression for one engine's arguments."""
 
-    def __init__(self, lookup, nodes=()) -> None:
+    def __init__(self, lookup, nodes=(), env=None) -> None:
         self.lookup = lookup  # (argument, key or None, default from the expression) -> value
+        self.env = env  # (an ``{"env": ...}`` expression) -> the variable's value as vLLM reads it
         self.nodes = nodes  # the release's shared operations, by index
         self.memo: dict[int, object] = {}
 
@@ -120,6 +123,8 @@ class Evaluator:
             return Enum(expr["enum"])
         if "unknown" in expr:
             return UNKNOWN
+        if "env" in expr:
+            return self.env(expr) if self.env is not None else UNKNOWN
         if "arg" in expr:
             value = self.lookup(expr["arg"], expr.get("key"), expr.get("default", ABSENT))
             return Factory() if isinstance(value, dict) and "factory" in value else value
@@ -346,6 +351,22 @@ class Arguments:
             return entry["default"] if entry else UNKNOWN
         return inner.value if isinstance(inner, Known) else UNKNOWN
 
+    def env(self, expr):
+        """An environment variable as vLLM reads it: its default where the file leaves it
+        unset (the front ends' convention), the value it sets converted as vLLM converts it."""
+        fact = self.facts.get_env(expr["env"])
+        if fact is ABSENT:
+            return expr["default"]
+        text = fact.value if isinstance(fact, Known) else fact
+        if not isinstance(text, str):
+            return UNKNOWN
+        if expr["type"] == "str":
+            return text
+        try:
+            return int(text) if expr["type"] == "int" else float(text)
+        except ValueError:
+            return UNKNOWN
+
     def builds(self, name) -> bool | None:
         """Whether vLLM builds the config a dict argument holds (a speculative config is
         built only when one of its settings is given)."""
@@ -416,7 +437,7 @@ def check_for(code: str):
             built = [arguments.builds(name) for name, key in read if key is not None]
             if any(b is not True for b in built):
                 continue
-            evaluator = Evaluator(arguments.lookup, data["nodes"])
+            evaluator = Evaluator(arguments.lookup, data["nodes"], arguments.env)
             if evaluator.value(item["when"]) is not True:
                 continue
             written = [(n, k) for n, k in read if arguments.written(n, k)]
