@@ -43,10 +43,22 @@ def outside_project(path: str) -> bool:
 
     vLLM's package is a top-level ``vllm`` package; a project's own subpackage named ``vllm``
     (``roll/third_party/vllm``, ``nemo_rl/models/generation/vllm``) is project code."""
-    parts = os.path.abspath(path).split(os.sep)
+    directory = os.path.dirname(os.path.abspath(path))
+    outside = _outside.get(directory)
+    if outside is None:
+        outside = _outside[directory] = _outside_directory(directory)
+    return outside
+
+
+# Per folder, as ``_roots``: the prefilter asks for every file of a tree.
+_outside: dict[str, bool] = {}
+
+
+def _outside_directory(directory: str) -> bool:
+    parts = directory.split(os.sep)
     if "site-packages" in parts or "dist-packages" in parts:
         return True
-    for index, part in enumerate(parts[:-1]):
+    for index, part in enumerate(parts):
         if part != "vllm" or not os.path.isfile(os.sep.join(parts[: index + 1] + ["__init__.py"])):
             continue
         if not os.path.isfile(os.sep.join(parts[:index] + ["__init__.py"])):

@@ -23,7 +23,16 @@ from vllm_lint.python.values import ClassRef, FunctionRef
 
 
 def builds_engine(node: ast.AST) -> bool:
-    """The code mentions a vLLM engine or request class (cheap and syntactic)."""
+    """The code mentions a vLLM engine or request class (cheap and syntactic).  Kept on the
+    node: every pass of the module's analysis asks again for the same methods."""
+    known = getattr(node, "_vllm_lint_builds_engine", None)
+    if known is None:
+        known = _mentions_known_class(node)
+        node._vllm_lint_builds_engine = known
+    return known
+
+
+def _mentions_known_class(node: ast.AST) -> bool:
     for child in ast.walk(node):
         if isinstance(child, ast.Name) and child.id in symbols.KNOWN_CLASSES:
             return True
