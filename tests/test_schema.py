@@ -274,3 +274,79 @@ def test_a_value_in_a_launched_config_file_is_reported_once_where_it_is_written(
     files["serving/replay.yaml"] = "# vllm-lint: noqa: VLM304\ntensor-parallel-size: 2\ngpu-memory-utilization: 1.5\n"
     kept = _lint(tmp_path, files, "--target-version", "0.20")
     assert "serve.sh:1:1: VLM304" in kept and "serving/replay.yaml:" not in kept
+
+
+def _synthetic_tree(tmp_path, files: dict[str, str]):
+    """A wheel-like zip with the given vllm modules, read by the generator's Tree."""
+    import zipfile
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1] / "tools"))
+    import vllm_schema
+
+    path = tmp_path / "vllm-0.0.0-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, textwrap.dedent(text))
+    return vllm_schema, vllm_schema.Tree(zipfile.ZipFile(path))
+
+
+def test_the_generator_reads_what_a_config_validates_at_start_up(tmp_path):
+    vllm_schema, tree = _synthetic_tree(
+        tmp_path,
+        {
+            "vllm/__init__.py": "",
+            "vllm/config/__init__.py": "",
+            "vllm/config/cache.py": '''
+                import enum
+                from typing import Literal, get_args
+                import torch
+                from pydantic import Field, field_validator
+                from vllm.config.utils import config
+
+                CacheDType = Literal["auto", "fp8", "bfloat16"]
+                KV_CACHE_DTYPES: list[str] = list(get_args(CacheDType))
+
+                def is_known(name: str) -> bool:
+                    return name in KV_CACHE_DTYPES
+
+                class Level(enum.IntEnum):
+                    O0 = 0
+                    O3 = 3
+
+                @config
+                class Inner:
+                    mode: int = 0
+                    backend: str = ""
+
+                @config
+                class CacheConfig:
+                    cache_dtype: CacheDType | str = "auto"
+                    lora_dtype: torch.dtype | Literal["auto", "float16"] = "auto"
+                    level: Level = Level.O0
+                    seed: int = Field(default=0, ge=0, le=2**32 - 1)
+                    inner: Inner = Field(default_factory=Inner)
+                    free: str | Literal["a"] = "a"
+
+                    @field_validator("cache_dtype", mode="after")
+                    @classmethod
+                    def _check(cls, value):
+                        if not is_known(value):
+                            raise ValueError(f"Invalid kv_cache_dtype: {value!r}. Valid values are: {KV_CACHE_DTYPES}")
+                        return value
+            ''',
+        },
+    )
+    cls = tree.lookup("vllm.config.cache", "CacheConfig")[2]
+    fields = vllm_schema.dataclass_fields(tree, "vllm.config.cache", cls)
+    values = lambda name, others: vllm_schema.literal_values(tree, *fields[name], others=others)  # noqa: E731
+    # torch.dtype takes no string: argparse gets the Literal's choices, and so does the config's check.
+    assert values("lora_dtype", vllm_schema.NOT_STRINGS) == ["auto", "float16"]
+    assert values("lora_dtype", frozenset()) is None
+    assert values("free", vllm_schema.VALIDATED) is None  # any string
+    assert values("cache_dtype", vllm_schema.VALIDATED) is None  # | str ...
+    # ... but the field validator admits only the alias's members, with its own message.
+    assert vllm_schema.validated_choices(tree, "vllm.config.cache", cls, "cache_dtype") == (["auto", "fp8", "bfloat16"], "Invalid kv_cache_dtype: ")
+    assert values("level", vllm_schema.VALIDATED) == [0, 3] and values("level", vllm_schema.NOT_STRINGS) is None
+    assert vllm_schema.field_bounds(cls, tree, "vllm.config.cache", "seed") == {"ge": 0, "le": 4294967295}
+    assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "inner") == {"class": "Inner", "fields": ["backend", "mode"]}
+    assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "seed") is None

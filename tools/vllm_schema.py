@@ -16,17 +16,26 @@ Per release the schema holds:
 * every option string of ``vllm serve`` (``EngineArgs.add_cli_args``,
   ``AsyncEngineArgs.add_cli_args``, ``make_arg_parser`` with the ``FrontendArgs``
   dataclass fields, the ``serve`` subcommand's own), short aliases, ``--no-x`` for
-  ``BooleanOptionalAction`` and ``--disable-x`` for ``--enable-x`` where the release has
-  ``EnableDisableAction``; each with the ``dest`` it sets (``"?"``: a ``--no-x`` a custom
+  ``BooleanOptionalAction`` and ``--disable-x`` for ``--enable-x`` (and ``--enable-x`` for
+  ``--disable-x``) where the release has ``EnableDisableAction``; each with the ``dest`` it sets (``"?"``: a ``--no-x`` a custom
   action may add, which the linter treats as existing);
 * the keywords of ``LLM.__init__`` (with ``EngineArgs``' fields when it takes ``**kwargs``),
   ``EngineArgs`` and ``AsyncEngineArgs`` (dataclass fields, base classes included);
 * per dest, the accepted values where they are a closed set: ``cli`` from an explicit
-  literal ``choices=`` or a config field typed only ``Literal[...]`` (aliases resolved; a
-  ``| str`` member makes argparse use ``metavar``, no check), ``python`` from the
-  ``EngineArgs`` field's own annotation when it is only ``Literal[...]``; a ``type``/``choices``
-  changed after ``get_kwargs`` leaves it out;
-* per dest, the ``Field(ge=, gt=, le=, lt=)`` bounds of the config field it spreads;
+  literal ``choices=`` or a config field typed ``Literal[...]`` (aliases resolved; a
+  ``| str`` member makes argparse use ``metavar``, no check; a member that takes no
+  string, ``torch.dtype``, does not: ``get_kwargs`` still gives ``choices``), the same for
+  the server's ``FrontendArgs`` fields; ``config`` what the config field validates at
+  start-up (the same ``Literal`` reading, the members of an ``IntEnum``, or a
+  ``@field_validator`` that admits only a ``Literal`` alias's members, with the head of
+  its message in ``message``: ``kv_cache_dtype``, 0.33+); ``python`` from the
+  ``EngineArgs`` field's own annotation read the same way; a ``type``/``choices``
+  changed after ``get_kwargs`` leaves ``cli`` out;
+* per dest, the ``Field(ge=, gt=, le=, lt=)`` bounds of the config field it spreads
+  (constant arithmetic such as ``2**32 - 1`` evaluated);
+* per dest whose config field holds one ``@config`` dataclass (``--compilation-config``,
+  ``--speculative-config``), where the release's ``@config`` forbids extra fields: the
+  class and the fields its JSON value may name (``keys``);
 * the renames the release's own deprecation messages document (``release_renames``):
   per old argument, its successor, the value the message writes with it, how a fix may
   rewrite it, the message, and (across releases) the first and last release whose
@@ -232,6 +241,7 @@ class Reader:
         self.sources: dict[str, tuple[str, ast.ClassDef, str]] = {}
         self.choices: dict[str, list] = {}  # dest -> an explicit, literal choices= list
         self.doubtful: set[str] = set()  # dests whose type or choices this reader cannot tell
+        self.targets: dict[str, tuple[str, ast.ClassDef, str]] = {}  # dest -> the config field its value fills
 
     def function(self, func: ast.FunctionDef) -> None:
         kwargs_of: dict[str, tuple[str, ast.ClassDef]] = {}  # variable -> config class
@@ -328,6 +338,10 @@ class Reader:
             else:
                 self.choices[dest] = values
         if len(splats) == 1:
+            # The config field the value ends in, whatever parses it on the way (its JSON keys).
+            target = self._splat_source(splats[0], kwargs_of, aliases, retyped_too=True)
+            if target is not None:
+                self.targets[dest] = target
             source = self._splat_source(splats[0], kwargs_of, aliases)
             if source is None:
                 self.doubtful.add(dest)
@@ -336,8 +350,9 @@ class Reader:
         elif splats:
             self.doubtful.add(dest)
 
-    def _splat_source(self, splat: ast.AST, kwargs_of, aliases):
-        """The (module, config class, field) a ``**kwargs`` splat spreads, None when unsure."""
+    def _splat_source(self, splat: ast.AST, kwargs_of, aliases, retyped_too: bool = False):
+        """The (module, config class, field) a ``**kwargs`` splat spreads, None when unsure
+        (``retyped_too``: also when the entry's type is changed afterwards)."""
         if isinstance(splat, ast.Dict):
             inner = [v for k, v in zip(splat.keys, splat.values) if k is None]
             overridden = {k.value for k in splat.keys if isinstance(k, ast.Constant)}
@@ -350,7 +365,7 @@ class Reader:
             variable, field = splat.value.id, splat.slice.value
         else:
             return None
-        if variable not in kwargs_of or (variable, field) in self.retyped:
+        if variable not in kwargs_of or ((variable, field) in self.retyped and not retyped_too):
             return None
         dotted, cls = kwargs_of[variable]
         return dotted, cls, field
@@ -378,6 +393,104 @@ class Reader:
         return kind_of_field(self.tree, *fields[field])
 
 
+def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str) -> dict | None:
+    """{"class": name, "fields": [...]} when the field holds one ``@config`` dataclass: the keys
+    its JSON value may have (pydantic rejects others: "Unexpected keyword argument")."""
+    annotation = field_annotation(tree, dotted, cls, field)
+    hints = _hints(tree, *annotation) if annotation is not None else None
+    classes = [value for kind, value in hints or () if kind == "class"]
+    names = {value for kind, value in hints or () if kind == "name"} - {"None"}
+    if len(classes) != 1 or names:
+        return None
+    bound = tree.lookup(annotation[0], classes[0])
+    if bound is None or bound[0] != "class":
+        return None
+    node = bound[2]
+    if not any(ast.unparse(d).split("(")[0].rsplit(".", 1)[-1] == "config" for d in node.decorator_list):
+        return None
+    fields = set(dataclass_fields(tree, bound[1], node))
+    for item in ast.walk(node):  # InitVar fields are __init__ arguments too
+        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and "InitVar" in ast.unparse(item.annotation):
+            fields.add(item.target.id)
+    return {"class": node.name, "fields": sorted(fields)}
+
+
+def frontend_retyped(tree: Tree, dotted: str, cls: ast.ClassDef) -> set[str]:
+    """FrontendArgs fields whose ``type``/``choices``/``metavar``/``action`` the class changes after get_kwargs."""
+    classes = [cls]
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            bound = tree.lookup(dotted, base.id)
+            if bound is not None and bound[0] == "class":
+                classes.append(bound[2])
+    found: set[str] = set()
+    for klass in classes:
+        for node in ast.walk(klass):
+            if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in ("type", "choices", "metavar", "action"):
+                inner = node.value
+                if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant) and isinstance(inner.slice.value, str):
+                    found.add(inner.slice.value)
+    return found
+
+
+def validated_choices(tree: Tree, dotted: str, cls: ast.ClassDef, field: str) -> list | None:
+    """(values, message head) when a ``@field_validator(field)`` raises unless the value is in a
+    list built from a Literal alias (``KV_CACHE_DTYPES = list(get_args(CacheDType))``, 0.33+)."""
+    for node in cls.body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        for decorator in node.decorator_list:
+            if not (isinstance(decorator, ast.Call) and ast.unparse(decorator.func).endswith("field_validator")):
+                continue
+            if not any(isinstance(a, ast.Constant) and a.value == field for a in decorator.args):
+                continue
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Raise) and inner.exc is not None and "Invalid" in ast.unparse(inner.exc):
+                    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+                        n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                    }
+                    for name in sorted(names):
+                        values = _membership_list(tree, dotted, name)
+                        if values:
+                            return values, _message_head(inner.exc)
+    return None
+
+
+def _message_head(exc: ast.AST) -> str | None:
+    """The text of ``raise ValueError(f"Invalid x: {value!r}. ...")`` up to its first placeholder."""
+    if isinstance(exc, ast.Call) and exc.args and isinstance(exc.args[0], ast.JoinedStr):
+        head = ""
+        for part in exc.args[0].values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                head += part.value
+            else:
+                return head or None
+    return None
+
+
+def _membership_list(tree: Tree, dotted: str, name: str, depth: int = 0) -> list | None:
+    """``NAME = list(get_args(Alias))``, or a function ``return x in NAME``: the alias's values."""
+    if depth > 2:
+        return None
+    module = tree.module(dotted)
+    for node in module.body if module is not None else ():
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            ret = node.body[-1]
+            if len(node.body) <= 3 and isinstance(ret, ast.Return) and isinstance(ret.value, ast.Compare) and isinstance(ret.value.ops[0], ast.In):
+                target = ret.value.comparators[0]
+                if isinstance(target, ast.Name):
+                    return _membership_list(tree, dotted, target.id, depth + 1)
+            return None
+    bound = tree.lookup(dotted, name)
+    if bound is not None and bound[0] == "alias":
+        value = bound[2]
+        if isinstance(value, ast.Call) and ast.unparse(value.func) == "list" and value.args:
+            inner = value.args[0]
+            if isinstance(inner, ast.Call) and ast.unparse(inner.func).endswith("get_args") and inner.args:
+                return literal_values(tree, bound[1], inner.args[0])
+    return None
+
+
 def frontend_options(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, str]:
     """``FrontendArgs.add_cli_args``: one option per dataclass field, after ``_customize_cli_kwargs``."""
     options: dict[str, str] = {}
@@ -402,18 +515,30 @@ def frontend_options(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, st
     return options
 
 
-def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> list | None:
-    """The values of a hint that is only ``Literal[...]`` members (and ``None``), aliases resolved; else None."""
+# Union members that never take a string: a string outside the Literal members fails them all.
+NOT_STRINGS = frozenset({"dtype"})  # torch.dtype
+# What a config's validation admits (not argparse): also the values of an IntEnum type.
+VALIDATED = NOT_STRINGS | {"IntEnum"}
+
+
+def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0, others: frozenset = frozenset()) -> list | None:
+    """The values of a hint that is only ``Literal[...]`` members (and ``None``), aliases resolved; else None.
+
+    ``others``: names of further union members to pass over (``torch.dtype`` in ``Literal[...] | torch.dtype``)."""
     if depth > 10:
         return None
+    if others and isinstance(node, (ast.Name, ast.Attribute)):
+        name = node.id if isinstance(node, ast.Name) else node.attr
+        if name in others:
+            return []
     node = _unquoted(node)
     if node is None:
         return None
     if isinstance(node, ast.Constant) and node.value is None:
         return []
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        left = literal_values(tree, dotted, node.left, depth + 1)
-        right = literal_values(tree, dotted, node.right, depth + 1)
+        left = literal_values(tree, dotted, node.left, depth + 1, others)
+        right = literal_values(tree, dotted, node.right, depth + 1, others)
         return None if left is None or right is None else left + right
     if isinstance(node, ast.Subscript):
         origin = ast.unparse(node.value).rsplit(".", 1)[-1]
@@ -434,21 +559,37 @@ def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> li
         if origin in ("Optional", "Union"):
             values = []
             for member in members:
-                inner = literal_values(tree, dotted, member, depth + 1)
+                inner = literal_values(tree, dotted, member, depth + 1, others)
                 if inner is None:
                     return None
                 values += inner
             return values
         if origin == "Annotated":
-            return literal_values(tree, dotted, members[0], depth + 1)
+            return literal_values(tree, dotted, members[0], depth + 1, others)
         return None
     if isinstance(node, ast.Name):
         if node.id == "None":
             return []
         bound = tree.lookup(dotted, node.id)
         if bound is not None and bound[0] == "alias":
-            return literal_values(tree, bound[1], bound[2], depth + 1)
+            return literal_values(tree, bound[1], bound[2], depth + 1, others)
+        if "IntEnum" in others and bound is not None and bound[0] == "class":
+            return int_enum_values(bound[2])
     return None
+
+
+def int_enum_values(cls: ast.ClassDef) -> list | None:
+    """The values of an ``IntEnum`` whose members are int constants (``OptimizationLevel``): pydantic
+    accepts exactly those at start-up."""
+    if not any(ast.unparse(base).rsplit(".", 1)[-1] == "IntEnum" for base in cls.bases):
+        return None
+    values = []
+    for node in cls.body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and type(node.value.value) is int:
+            values.append(node.value.value)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            return None
+    return values or None
 
 
 def literal_list(tree: Tree, dotted: str, node: ast.AST) -> list | None:
@@ -463,6 +604,11 @@ def literal_list(tree: Tree, dotted: str, node: ast.AST) -> list | None:
 
 
 def _number(node: ast.AST) -> float | int | None:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Pow)):
+        left, right = _number(node.left), _number(node.right)
+        if left is None or right is None or (isinstance(node.op, ast.Pow) and abs(right) > 128):
+            return None
+        return {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}.get(type(node.op)) if not isinstance(node.op, ast.Pow) else left**right
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _number(node.operand)
         return None if inner is None else -inner
@@ -697,6 +843,10 @@ def release_schema(wheel: Path) -> dict:
                     frontend.append((dotted, node))
         options: dict[str, str] = {"-h": "help", "--help": "help"}
         choices: dict[str, dict] = {}
+        keys: dict[str, dict] = {}
+        # @config dataclasses forbid unknown fields (pydantic extra="forbid") in this release.
+        utils = "vllm/config/utils.py"
+        forbids_extra = utils in tree.names and 'extra="forbid"' in archive.read(utils).decode("utf-8")
         bounds: dict[str, dict] = {}
         engine_fields = dataclass_fields(tree, "vllm.engine.arg_utils", classes["EngineArgs"])
         for reader in readers:
@@ -706,25 +856,50 @@ def release_schema(wheel: Path) -> dict:
                 module, cls, field = source
                 annotation = field_annotation(tree, module, cls, field)
                 if annotation is not None and dest not in reader.doubtful:
-                    values = literal_values(tree, *annotation)
+                    # get_kwargs: a Literal member gives argparse choices unless the union has str
+                    # (then a metavar); another member (torch.dtype) does not stop them.
+                    values = literal_values(tree, *annotation, others=NOT_STRINGS)
                     if values:
                         choices.setdefault(dest, {})["cli"] = sorted(values, key=str)
+                if annotation is not None:
+                    # At start-up the config field validates the value: a string outside the Literal
+                    # fails every member (--lora-dtype half: str | torch.dtype on the command line,
+                    # Literal | torch.dtype in LoRAConfig).
+                    values = literal_values(tree, *annotation, others=VALIDATED)
+                    message = None
+                    if not values:
+                        values, message = validated_choices(tree, module, cls, field) or (None, None)
+                    if values:
+                        choices.setdefault(dest, {})["config"] = sorted(values, key=str)
+                    if message:
+                        choices[dest]["message"] = message
                 limits = field_bounds(cls, tree, module, field)
                 if limits:
                     bounds[dest] = limits
             for dest, values in reader.choices.items():
                 choices.setdefault(dest, {})["cli"] = sorted(values, key=str)
+            if forbids_extra:
+                for dest, (module, cls, field) in reader.targets.items():
+                    found = config_keys(tree, module, cls, field)
+                    if found is not None:
+                        keys[dest] = found
         for dotted, cls in frontend:
+            retyped = frontend_retyped(tree, dotted, cls)
             for field, annotation in dataclass_fields(tree, dotted, cls).items():
                 option = "--" + field.replace("_", "-")
                 kinds.setdefault(option, kind_of_field(tree, *annotation))
                 options.setdefault(option, field)
+                if field not in retyped and kinds.get(option) != "bool":
+                    # FrontendArgs.add_cli_args spreads get_kwargs(FrontendArgs): the same choices.
+                    values = literal_values(tree, *annotation, others=NOT_STRINGS)
+                    if values:
+                        choices.setdefault(field, {})["cli"] = sorted(values, key=str)
         # Python: a keyword's own annotation, when it is only Literal values, is validated by the config.
         for dest in list(choices) + [name for name in engine_fields if name not in choices]:
             annotation = engine_fields.get(dest)
             if annotation is None:
                 continue
-            values = literal_values(tree, *annotation)
+            values = literal_values(tree, *annotation, others=VALIDATED)
             if values:
                 choices.setdefault(dest, {})["python"] = sorted(values, key=str)
         enable_disable = "EnableDisableAction" in archive.read("vllm/utils/argparse_utils.py").decode("utf-8") if "vllm/utils/argparse_utils.py" in tree.names else False
@@ -734,8 +909,11 @@ def release_schema(wheel: Path) -> dict:
             dest = options.get(option)
             if kind == "bool":
                 options.setdefault("--no-" + option[2:], dest)
+                # EnableDisableAction pairs --enable-x and --disable-x both ways (--no-x stays).
                 if enable_disable and option.startswith("--enable-"):
                     options.setdefault("--disable-" + option[len("--enable-") :], dest)
+                elif enable_disable and option.startswith("--disable-"):
+                    options.setdefault("--enable-" + option[len("--disable-") :], dest)
             elif kind == "unknown":
                 options.setdefault("--no-" + option[2:], "?")  # a custom action may add it
         keywords = {
@@ -750,6 +928,7 @@ def release_schema(wheel: Path) -> dict:
             "renames": release_renames(tree, options, kinds, all_keywords),
             "choices": dict(sorted(choices.items())),
             "bounds": dict(sorted(bounds.items())),
+            "keys": dict(sorted(keys.items())),
         }
 
 
@@ -829,6 +1008,7 @@ def build_schema(versions) -> dict:
         "keywords": {},
         "choices": {},
         "bounds": {},
+        "keys": {},
         "renames": {},
     }
     for name in sorted(set().union(*(r["options"] for r in per_release))):
@@ -844,7 +1024,7 @@ def build_schema(versions) -> dict:
             first = schema["renames"].get(old, {}).get("documented", [schema["releases"][index]])[0]
             schema["renames"][old] = dict(record, documented=[first, schema["releases"][index]])
     schema["renames"] = dict(sorted(schema["renames"].items()))
-    for part in ("choices", "bounds"):
+    for part in ("choices", "bounds", "keys"):
         for name in sorted(set().union(*(r[part] for r in per_release))):
             schema[part][name] = shared([r[part].get(name) for r in per_release])
     return schema
