@@ -273,6 +273,9 @@ class EngineFacts:
     # The file does not say which release runs the server (a KubeAI Model without an image
     # runs the operator's): only what no known release accepts is reported.
     release_unknown: bool = False
+    # A framework's config: the settings it passes to vLLM verbatim, as written (prime-rl's
+    # ``[inference.vllm]``, verl's ``engine_kwargs.vllm``), whose names vLLM itself checks.
+    verbatim: set = field(default_factory=set)
     # ``vllm-lint explain`` only: the calls whose code built it, innermost first (``Step``).
     via: tuple = ()
     # Built in an arm of a version or feature guard: the (major, minor) releases that can run

@@ -194,6 +194,7 @@ def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> Non
             _set_engine(built, name, key, entry)
         else:
             _set_mapping(built, tree, name, key)
+        built.engine.verbatim.add(name)
     if tree.open:
         built.engine.open = True  # the unread base config may add more keys
 

@@ -9,6 +9,7 @@
 2. ``--config FILE`` (exactly that token) is replaced by the file's options,
    inserted after the positional model, so the command line wins;
 3. underscores in option names become dashes (the part before the first dot);
+   ``-O3``, ``-O=3`` and ``-O 3`` become ``--optimization-level 3`` (0.12+);
 4. dotted options (``--speculative-config.method mtp``) are merged into one
    JSON value per option and appended *after* every other option, so they
    replace a JSON value given for the same option;

@@ -11,6 +11,8 @@ and loaded on first use.  Per release it knows
 * per ``dest``, the values argparse (``cli``) and the config's validation
   (``python``) accept, when they are a closed ``Literal`` set;
 * per ``dest``, the ``Field(ge/gt/le/lt)`` bounds of the config field it maps to;
+* per ``dest`` whose value is one ``@config`` dataclass (``--compilation-config``,
+  ``--speculative-config``), the fields its JSON value may name;
 
 and, for all releases, the renames vLLM's deprecation messages document
 (``documented_rename``).
@@ -63,6 +65,7 @@ class ReleaseSchema:
     keywords: dict  # constructor -> frozenset of keyword names
     choices: dict  # dest -> {"cli": [...], "python": [...]}
     bounds: dict  # dest -> {"ge": ..., "gt": ..., "le": ..., "lt": ...}
+    keys: dict = None  # type: ignore[assignment]  # dest -> {"class": config class, "fields": [...]}: its JSON value's keys
 
     def has_option(self, option: str) -> bool:
         """argparse accepts the option string: defined, or an abbreviation of exactly one long
@@ -89,7 +92,8 @@ def _release(index: int) -> ReleaseSchema:
     }
     choices = {dest: value for dest, raw in data["choices"].items() if (value := _at(raw, index))}
     bounds = {dest: value for dest, raw in data["bounds"].items() if (value := _at(raw, index))}
-    return ReleaseSchema(releases()[index], True, options, keywords, choices, bounds)
+    keys = {dest: value for dest, raw in data.get("keys", {}).items() if (value := _at(raw, index))}
+    return ReleaseSchema(releases()[index], True, options, keywords, choices, bounds, keys)
 
 
 def schema_for(version: Version) -> ReleaseSchema:
@@ -99,7 +103,7 @@ def schema_for(version: Version) -> ReleaseSchema:
     if key in known:
         return _release(known.index(key))
     newest = _release(len(known) - 1)
-    return ReleaseSchema(key, False, newest.options, newest.keywords, newest.choices, newest.bounds)
+    return ReleaseSchema(key, False, newest.options, newest.keywords, newest.choices, newest.bounds, {})
 
 
 def release_for(facts, version: Version) -> ReleaseSchema:

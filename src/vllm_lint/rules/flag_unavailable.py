@@ -2,7 +2,9 @@
 Checks for engine arguments the target vLLM release does not define: a
 keyword or dict key given to `LLM`, `EngineArgs` or `AsyncEngineArgs`, a
 `vllm serve` flag (on a command line, in a `--config` file, a Kubernetes,
-compose or Dockerfile command, an argv list). The message says when another
+compose or Dockerfile command, an argv list), or a key a framework passes to
+vLLM verbatim (prime-rl's `[inference.vllm]` table, verl's
+`engine_kwargs.vllm`). The message says when another
 release has it ("removed in 0.X", "added in 0.Y", "removed in 0.X, back in
 0.Y") and suggests the closest
 argument the release has.
@@ -17,6 +19,11 @@ successors (`--task` -> `--runner` or `--convert`, depending on the model) or a
 field of another argument's value (`--eplb-window-size` ->
 `eplb_config.window_size`) is named ("replaced by ...") but never written for
 you.
+
+The keys of a JSON value given to an argument whose value is one vLLM config
+(`--compilation-config '{"level": 3}'` in 0.34, whose `CompilationConfig`
+has `mode`; `--speculative-config '{"disable_by_batch_size": 1}'`) are
+checked against that config's fields in the release.
 
 ## Why is this bad?
 `EngineArgs` is a plain dataclass: vLLM raises a `TypeError`; the server's
@@ -78,6 +85,8 @@ schema's oldest may have had arguments removed before it (`speculative_model`
 in 0.6): nothing is reported for it.
 """
 
+import json
+
 from vllm_lint.facts import known_bool
 from vllm_lint.launch import schema
 from vllm_lint.rules.base import Rule, from_other_file, name_of, unknown_setting_error
@@ -102,31 +111,46 @@ def check(facts, version):
         else:
             yield from _replay_flags(facts, version)
         return
+    if facts.source == "framework":
+        # A framework passes these verbatim: vLLM's engine arguments check their names.
+        yield from _replay_flags(facts, version)
+        yield from _keywords(facts, release, release.keywords.get("EngineArgs"), "EngineArgs", facts.verbatim)
+        return
     names = release.keywords.get(facts.kind) if facts.source == "python" else None
     if names is None:
         # Not a constructor the schema describes (VllmConfig, a framework's config keys):
         # only the replay flags are known to be passed through as engine arguments.
         yield from _replay_flags(facts, version)
         return
-    for name in list(facts.fields):
+    yield from _keywords(facts, release, names, facts.kind, facts.fields)
+
+
+def _keywords(facts, release, names, kind, written):
+    if names is None:
+        return
+    for name in list(written):
         origin = facts.written.get(name)
         if name in names or name in NOT_UPSTREAM or not facts.present(name):
             continue
+        if facts.source == "framework" and name in REPLAY_FLAGS:
+            continue  # _replay_flags reports them
         if origin is not None and origin.kind == "attribute":
             continue  # args.x = 1 on a dataclass instance is not an error
-        present_in = schema.keyword_releases(facts.kind, name)
+        present_in = schema.keyword_releases(kind, name)
         if not release.exact and present_in:
             continue
         guess = schema.near_miss(name, names)
-        finding = _finding(facts, name, release, present_in, guess, facts.location_of(name))
-        rename = schema.documented_rename(name, release, facts.kind)
+        finding = _finding(facts, name, release, present_in, guess, facts.location_of(name), kind)
+        rename = schema.documented_rename(name, release, kind)
         if rename is not None:
             _renamed(finding, rename, facts, name, origin)
         yield finding
 
 
 def _options(facts, release):
-    for option, origin, _value in facts.options:
+    for option, origin, value in facts.options:
+        if value is not None and value.startswith("{") and release.exact and release.keys:
+            yield from _json_keys(facts, release, option, origin, value)
         bare = option.lstrip("-").replace("-", "_")
         if release.has_option(option) or bare in NOT_UPSTREAM:
             continue
@@ -140,7 +164,7 @@ def _options(facts, release):
         if guess is None and not option.startswith("--") and "-" + option in long_options:
             guess = "-" + option  # -host for --host
         span = origin.span if origin is not None and origin.path is None else facts.anchor
-        finding = _finding(facts, option, release, present_in, guess, span)
+        finding = _finding(facts, option, release, present_in, guess, span, facts.kind)
         help_error = _help_flag_error(option, release)
         if help_error is not None:
             finding.vllm_error = help_error
@@ -161,7 +185,36 @@ def _help_flag_error(option: str, release) -> str | None:
     return f"argument -h/--help: ignored explicit argument '{attached}'"
 
 
-def _finding(facts, name, release, present_in, guess, span):
+
+def _json_keys(facts, release, option, origin, value):
+    """Keys of a JSON value that its config class does not have (pydantic: "Unexpected keyword argument")."""
+    dest = release.dest(option)
+    known = release.keys.get(dest) if dest else None
+    if known is None:
+        return
+    try:
+        parsed = json.loads(value)
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(parsed, dict):
+        return
+    fields = known["fields"]
+    span = origin.span if origin is not None and origin.path is None else facts.anchor
+    for key in parsed:
+        if not isinstance(key, str) or key in fields:
+            continue
+        guess = schema.near_miss(key, fields)
+        advice = f"did you mean {guess}?" if guess else "remove it"
+        finding = RULE.finding(
+            f"{key} is not a field of {option} ({known['class']}) in vLLM {schema.release_text(release.release)}; {advice}",
+            span,
+            vllm_error=f"{known['class']}: {key}: Unexpected keyword argument",
+        )
+        finding.argument = f"{dest}.{key}"
+        yield from_other_file(finding, origin)
+
+
+def _finding(facts, name, release, present_in, guess, span, kind):
     history = schema.history(present_in, release.release)
     where = "vLLM %s" % schema.release_text(release.release) if release.exact else "any known vLLM release"
     if "added in" in history or "back in" in history:
@@ -170,7 +223,7 @@ def _finding(facts, name, release, present_in, guess, span):
         advice = f"did you mean {guess}?"
     else:
         advice = "remove it"
-    owner = "" if facts.source == "command-line" else f" of {facts.kind}"
+    owner = "" if facts.source == "command-line" else f" of {kind}"
     finding = RULE.finding(
         f"{name} is not an argument{owner} in {where}{history}; {advice}",
         span,

@@ -2,11 +2,16 @@
 Checks for a literal value outside the values the target vLLM release
 accepts for an engine argument with a closed set of choices (`kv_cache_dtype`,
 `logprobs_mode`, `mm_processor_cache_type`, ...), in Python keywords and dict
-keys and on `vllm serve` command lines. The message lists the valid values.
+keys, on `vllm serve` command lines, and in the engine settings of a
+framework's config (prime-rl's `[inference.vllm]`, verl's `engine_kwargs.vllm`). The message lists the valid values.
 
 ## Why is this bad?
-On the command line argparse stops with `invalid choice`; in Python the
-config's validation raises a `ValidationError` when the engine is built.
+On the command line argparse stops with `invalid choice`; in Python, and
+for command-line values argparse lets through, the config's validation
+raises a `ValidationError` when the engine is built (`--lora-dtype half`:
+`LoRAConfig.lora_dtype` is `Literal["auto", "float16", "bfloat16"] |
+torch.dtype`; `--kv-cache-dtype foo` in 0.33+: "Invalid kv_cache_dtype:
+'foo'", from the config's own validator).
 
 ## Example
 ```python
@@ -27,9 +32,14 @@ No automatic fix: which valid value was meant is the user's choice.
 
 ## Versions
 Every release the schema was generated from; silent for a release it does
-not have. Only arguments whose type is a closed `Literal[...]` (or an explicit
-`choices=` list) are checked: an argument that also accepts any string (such
-as `quantization` or `tokenizer_mode`, whose plugins may add values) is not.
+not have. Only arguments whose type is a closed `Literal[...]` (alone, or with
+members that take no string, such as `torch.dtype`), an explicit `choices=`
+list, or a field validator that admits only the members of a `Literal` alias
+(`kv_cache_dtype`, 0.33+) are checked: an argument that also accepts any
+string (such as `quantization` or `tokenizer_mode`, whose plugins may add
+values) is not. The server's own options (`--uvicorn-log-level`,
+`--fingerprint-mode`, `--tool-strict-level`, ...) are checked where the
+release types them as `Literal`.
 """
 
 from vllm_lint.facts import Known
@@ -45,20 +55,27 @@ def check(facts, version):
     if facts.source == "command-line":
         for option, origin, value in facts.options or ():
             dest = release.dest(option)
-            accepted = release.choices.get(dest, {}).get("cli") if dest else None
+            known = release.choices.get(dest, {}) if dest else {}
+            # argparse's choices first; else the config field that validates the value at start-up.
+            accepted = known.get("cli") or known.get("config")
             if not accepted or value is None or value == "None":
                 continue
             converted = _as_type_of(value, accepted[0])
             if converted is None or converted in accepted:
                 continue
             span = origin.span if origin is not None and origin.path is None else facts.anchor
-            finding = _finding(option, value, accepted, span, f"argument {option}: invalid choice: '{value}'", dest, release)
+            if known.get("cli"):
+                error = f"argument {option}: invalid choice: '{value}'"
+            else:
+                error = _startup_error(known, converted, accepted)
+            finding = _finding(option, value, accepted, span, error, dest, release)
             yield from_other_file(finding, origin)
         return
-    if facts.kind not in schema.CONSTRUCTORS:
-        return
+    if facts.kind not in schema.CONSTRUCTORS and facts.source != "framework":
+        return  # a framework's config reaches vLLM's engine arguments: the same checks
     for name, fact in facts.fields.items():
-        accepted = release.choices.get(name, {}).get("python")
+        known = release.choices.get(name, {})
+        accepted = known.get("python") or known.get("config")
         if not accepted or not isinstance(fact, Known):
             continue
         value = fact.value
@@ -66,7 +83,14 @@ def check(facts, version):
             continue  # another type (a torch.dtype, a config object): not a literal choice
         if value in accepted:
             continue
-        yield _finding(name, value, accepted, facts.location_of(name), "Input should be " + _listed(accepted), name, release)
+        yield _finding(name, value, accepted, facts.location_of(name), _startup_error(known, value, accepted), name, release)
+
+
+def _startup_error(known: dict, value, accepted) -> str:
+    """vLLM's words when the config rejects the value: its validator's own message, or pydantic's."""
+    if known.get("message") and not known.get("python"):
+        return f"{known['message']}{value!r}"
+    return "Input should be " + _listed(accepted)
 
 
 def _as_type_of(text: str, example: object) -> object:
@@ -102,5 +126,9 @@ RULE = Rule(
     scope="engine",
     check=check,
     doc=__doc__,
-    vllm_errors=("argument --<flag>: invalid choice: '<value>'", "Input should be '<a>', '<b>' or '<c>'"),
+    vllm_errors=(
+        "argument --<flag>: invalid choice: '<value>'",
+        "Input should be '<a>', '<b>' or '<c>'",
+        "Invalid kv_cache_dtype: '<value>'",
+    ),
 )

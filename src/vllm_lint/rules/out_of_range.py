@@ -1,7 +1,9 @@
 """## What it does
 Checks for a literal number outside the bounds of the config field an engine
 argument maps to (`gpu_memory_utilization` in (0, 1], `tensor_parallel_size`
->= 1, ...), in Python keywords and dict keys and on `vllm serve` command lines.
+>= 1, ...), in Python keywords and dict keys, on `vllm serve` command lines,
+and in the engine settings of a framework's config (prime-rl's
+`[inference.vllm]`, verl's `engine_kwargs.vllm`).
 
 ## Why is this bad?
 vLLM's configs are pydantic dataclasses: building the engine raises a
@@ -55,8 +57,8 @@ def check(facts, version):
                 span = origin.span if origin is not None and origin.path is None else facts.anchor
                 yield from_other_file(_finding(option, number, broken, span, dest, release), origin)
         return
-    if facts.kind not in schema.CONSTRUCTORS:
-        return
+    if facts.kind not in schema.CONSTRUCTORS and facts.source != "framework":
+        return  # a framework's config reaches vLLM's engine arguments: the same checks
     for name, fact in facts.fields.items():
         bounds = release.bounds.get(name)
         if not bounds or not isinstance(fact, Known):
