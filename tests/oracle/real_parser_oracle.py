@@ -14,6 +14,11 @@ and past the bounds, JSON values with unknown keys, every option string of other
 vLLM rejects each one: at parse time, or when the config field the value is given to
 validates it at start-up.
 
+Values are of the option's own type: a word given to an int option, or an object to a
+string field, is a type error, which the schema rules do not judge; an option with a custom
+argparse action (``--lora-modules name=path``) gets no values.  JSON objects go to options
+that parse JSON and whose field takes an object with keys (a config: its unknown keys).
+
 Each list is then written as ``vllm serve my-model ARGS`` and linted for that release;
 a finding of VLM301/VLM303/VLM304 is the linter's "reject".  Reported per release:
 agreement (target: at least 99 %), false positives (a finding on a list vLLM accepts:

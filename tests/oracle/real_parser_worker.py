@@ -273,13 +273,16 @@ def generate(parser: argparse.ArgumentParser, schema_options: list[str], accepts
             # A group whose first value vLLM rejects is of the wrong type (a word to a dict field).
             # JSON values only to options that parse JSON (a string option takes them as text).
             json_only = _takes(action, "{}") and not _takes(action, "foo")
-            for group in VALUE_GROUPS[-1:] if json_only else VALUE_GROUPS[:-1]:
-                if _takes(action, group[0]) and (accepts is None or accepts([option, group[0]])):
-                    values += group
-            # "{}" may be the default, which says nothing of the type: an object with a key
-            # must fail for its key (an unknown field), not for being an object.
-            if json_only and accepts is not None and not accepts([option, JSON_VALUES[1]], "nexpected keyword"):
-                values = [value for value in values if value not in JSON_VALUES]
+            if json_only:
+                # An object with an unknown key must be accepted or fail for that key (the field
+                # is a config or a dict), not for being an object; "{}" only where vLLM takes it
+                # (an empty speculative config fails for other reasons: a check between settings).
+                if accepts is None or accepts([option, JSON_VALUES[1]], "nexpected"):
+                    values += [v for v in JSON_VALUES if v != "{}" or accepts is None or accepts([option, v])]
+            else:
+                for group in VALUE_GROUPS[:-1]:
+                    if _takes(action, group[0]) and (accepts is None or accepts([option, group[0]])):
+                        values += group
         for value in values:
             cases.append([option, value])
         for short in (s for s in strings if not s.startswith("--") and values):
