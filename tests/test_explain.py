@@ -759,7 +759,7 @@ name = "Qwen/Qwen3-4B"
 
 [inference]
 enable_return_sampling_mask = true
-vllm = { max_model_len = 16384, extra = ["a,b", { x = 1 }], "logprobs_mode" = "raw_logprobs" }  # tuned
+vllm = { max_model_len = 16384, additional_config = ["a,b", { x = 1 }], "logprobs_mode" = "raw_logprobs" }  # tuned
 """
 
 
