@@ -203,7 +203,7 @@ def test_runs_through_libcsts_runner(tmp_path):
 
 
 def test_documented_command(tmp_path):
-    """The exact command the README shows, run as a user would."""
+    """The exact command docs/fixes.md shows, run as a user would."""
     target = tmp_path / "src"
     target.mkdir()
     shutil.copyfile(FIXES / "unsafe" / "logits_processors.py", target / "engines.py")

@@ -502,8 +502,8 @@ def test_dicts_merged_before_the_splat(capsys):
     assert engine["settings"]["enforce_eager"]["via"] == [{"step": "splatted", "path": "merged.py", "line": 7, "col": 28}]
 
 
-def test_readme_example_is_the_real_output(capsys):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_documented_example_is_the_real_output(capsys):
+    readme = (ROOT / "docs" / "explain.md").read_text(encoding="utf-8")
     command = "$ vllm-lint explain train.py --target-version 0.33\n"
     shown = readme.split(command, 1)[1].split("```", 1)[0]
     code, out, _ = explain(capsys, "train.py", "--target-version", "0.33")

@@ -51,12 +51,12 @@ def test_codes_are_unique_and_named():
     assert lookup("VLM999") is None
 
 
-def test_readme_lists_every_rule():
+def test_docs_list_every_rule():
     from fixtures import TESTDATA
 
-    readme = (TESTDATA.parent / "README.md").read_text(encoding="utf-8")
+    checked = (TESTDATA.parent / "docs" / "what-is-checked.md").read_text(encoding="utf-8")
     for rule in ALL_RULES:
-        assert f"| {rule.code} | {rule.name} |" in readme
+        assert f"| {rule.code} | {rule.name} |" in checked
 
 
 def test_docs_rules_md_is_generated_from_the_rules():
@@ -67,8 +67,8 @@ def test_docs_rules_md_is_generated_from_the_rules():
     assert committed == rules_markdown(), "regenerate with: vllm-lint rule --all --markdown > docs/rules.md"
 
 
-def test_readme_documents_every_option_limit_and_front_end():
-    """Every option of ``vllm-lint check``, the size limits and the pylint plugin are in the README."""
+def test_usage_documents_every_option_limit_and_front_end():
+    """Every option of ``vllm-lint check``, the size limits and the pylint plugin are in docs/usage.md."""
     import argparse
     import re
 
@@ -76,7 +76,7 @@ def test_readme_documents_every_option_limit_and_front_end():
     from vllm_lint.cli import build_parser
     from vllm_lint.sources import MAX_ANALYSED_BYTES, MAX_FILE_BYTES
 
-    readme = (TESTDATA.parent / "README.md").read_text(encoding="utf-8")
+    readme = (TESTDATA.parent / "docs" / "usage.md").read_text(encoding="utf-8")
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     for command in ("check", "rule"):
         for action in commands.choices[command]._actions:
