@@ -161,3 +161,20 @@ def test_a_triton_model_without_a_pin_is_checked_against_every_release(capsys):
     pinned = PINS / "triton-pinned" / "model_repository" / "qwen" / "1" / "model.py"
     main(["check", "--show-settings", str(pinned)])
     assert "target version: 0.10 (from vllm==0.10.2 at" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "chart, image, written_at",
+    [
+        ("helm-chart", "vllm/vllm-openai:v0.10.2", "values.yaml:4"),  # {{ .Values.image.tag }}
+        ("helm-appversion", "vllm/vllm-openai:v0.9.2", "Chart.yaml:4"),  # {{ .Chart.AppVersion }}
+    ],
+)
+def test_explain_says_where_a_chart_writes_its_images_tag(capsys, chart, image, written_at):
+    from vllm_lint.cli import main
+
+    main(["explain", str(PINS / chart / "templates" / "deployment.yaml")])
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if "target version from" in line)
+    assert line.startswith(f"  target version from the tag of the image {image} (set at "), out
+    assert line.endswith(f"{chart}/{written_at})"), line

@@ -90,6 +90,8 @@ class Context:
     explicit_version: bool = False
     # The image the commands being read run in (a Dockerfile stage's base, a container's image).
     image: str | None = None
+    # Where a Helm chart writes the tag of that image, when the template renders it ("../values.yaml:4").
+    image_tag_at: str = ""
     # A Dockerfile stage's own ``RUN pip install vllm==X``: the vLLM its later commands run (over the image's).
     installed: object = None
     installed_at: str = ""  # where: "the RUN pip install at Dockerfile:7"
@@ -118,7 +120,9 @@ class Context:
             return ""
         if self.installed is not None:
             return self.installed_at
-        return f"the tag of the image {image}" if image_release(image) is not None else ""
+        if image_release(image) is None:
+            return ""
+        return f"the tag of the image {image}" + (f" (set at {self.image_tag_at})" if self.image_tag_at else "")
 
     def version_in(self, image: str | None):
         """The release a command running in ``image`` is checked against, unless the user chose

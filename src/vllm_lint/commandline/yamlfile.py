@@ -392,12 +392,14 @@ class _Reader:
 
     def _helm_image(self, image: str | None, image_node) -> str | None:
         """A templated image rendered from its chart's values.yaml and Chart.yaml, when it can be."""
+        self.ctx.image_tag_at = ""
         if image is None or PLACEHOLDER not in image or self.ctx.path in ("-", "stdin", "<stdin>"):
             return None
-        from vllm_lint.launch.helm import rendered_image
+        from vllm_lint.launch.helm import rendered_image_and_tag_source
 
         written = self.ctx.source.text[image_node.start_mark.index : image_node.end_mark.index]
-        return rendered_image(written, self.ctx.path)
+        rendered, self.ctx.image_tag_at = rendered_image_and_tag_source(written, self.ctx.path)
+        return rendered
 
     def k8s_env(self, node, substitute: bool = True) -> tuple[dict[str, object], bool]:
         """``env`` (Kubernetes) or ``envVars`` (Beaker): ``name`` with ``value``; anything else is unknown."""
@@ -462,6 +464,7 @@ class _Reader:
             self.ctx.launch_words(argv, env, env_open, node)
         finally:
             self.ctx.image = None
+            self.ctx.image_tag_at = ""
 
     def compose_env(self, node) -> tuple[dict[str, object], bool]:
         import yaml

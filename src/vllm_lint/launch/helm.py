@@ -26,29 +26,78 @@ class _Unrendered(Exception):
 def rendered_image(written: str, path: str) -> str | None:
     """``written`` (the image as the template writes it) with its expressions rendered from the
     chart of the template at ``path``; None when there is no chart or an expression is not plain."""
+    return rendered_image_and_tag_source(written, path)[0]
+
+
+def rendered_image_and_tag_source(written: str, path: str) -> tuple[str | None, str]:
+    """The rendered image, and where the chart writes the last value rendered into it (the tag,
+    which names the release): ``chart/values.yaml:4`` or ``chart/Chart.yaml:6``; "" when the
+    image is not rendered."""
     chart = chart_of(os.path.dirname(os.path.abspath(path)))
     if chart is None:
-        return None
+        return None, ""
     values, meta = _chart_files(chart)
+    used: list[str] = []
 
     def render(match: re.Match) -> str:
         terms = [term.strip() for term in match.group(1).split("|")]
         value = _term(terms[0], values, meta)
+        term = terms[0]
         for function in terms[1:]:
             name, _, argument = function.partition(" ")
             if name == "default":
                 if not value:
-                    value = _term(argument.strip(), values, meta)
+                    term = argument.strip()
+                    value = _term(term, values, meta)
             elif name not in _PASS_THROUGH:
                 raise _Unrendered
         if not isinstance(value, (str, int, float)) or isinstance(value, bool) or value == "":
             raise _Unrendered
+        used.append(term)
         return str(value)
 
     try:
-        return _EXPRESSION.sub(render, written.strip().strip("\"'"))
+        image = _EXPRESSION.sub(render, written.strip().strip("\"'"))
     except _Unrendered:
-        return None
+        return None, ""
+    return image, (_written_at(chart, used[-1]) if used else "")
+
+
+def _written_at(chart: str, term: str) -> str:
+    """``file:line`` of the chart value a term reads (``.Values.image.tag``, ``.Chart.AppVersion``)."""
+    if term == ".Chart.AppVersion":
+        file, keys = "Chart.yaml", ["appVersion"]
+    elif term.startswith(".Values."):
+        file, keys = "values.yaml", term[len(".Values.") :].split(".")
+    else:
+        return ""
+    line = _key_line(os.path.join(chart, file), tuple(keys))
+    return f"{_shown(os.path.join(chart, file))}:{line}" if line else ""
+
+
+def _shown(path: str) -> str:
+    """A path as the run shows paths: relative to the working directory when below it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
+
+
+@lru_cache(maxsize=64)
+def _key_line(path: str, keys: tuple[str, ...]) -> int:
+    """The 1-based line of the value at ``keys`` in the YAML file at ``path``; 0 when not found."""
+    import yaml
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            node = yaml.compose(handle, Loader=yaml.SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return 0
+    for key in keys:
+        if not isinstance(node, yaml.MappingNode):
+            return 0
+        node = next((value for name, value in node.value if isinstance(name, yaml.ScalarNode) and name.value == key), None)
+        if node is None:
+            return 0
+    return node.start_mark.line + 1
 
 
 def chart_of(directory: str) -> str | None:
