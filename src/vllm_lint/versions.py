@@ -94,7 +94,7 @@ def releases_text(releases, known=None) -> str:
 
     ``known``: the release list consecutiveness is judged by (the argument schema's by default)."""
     if known is None:
-        from vllm_lint.launch.schema import releases as schema_releases
+        from vllm_lint.launch.schemadata import releases as schema_releases
 
         known = schema_releases()
     index = {release: position for position, release in enumerate(known)}

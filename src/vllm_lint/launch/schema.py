@@ -24,26 +24,13 @@ Values shared by several releases are stored once: a value, or
 from __future__ import annotations
 
 import difflib
-import json
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 
+from vllm_lint.launch.schemadata import _data, releases
 from vllm_lint.versions import Version
 
-_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vllm_schema.json")
 CONSTRUCTORS = ("LLM", "EngineArgs", "AsyncEngineArgs")
-
-
-@lru_cache(maxsize=1)
-def _data() -> dict:
-    with open(_DATA, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-@lru_cache(maxsize=1)
-def releases() -> tuple[tuple[int, int], ...]:
-    return tuple(tuple(int(part) for part in text.split(".")) for text in _data()["releases"])  # type: ignore[misc]
 
 
 def _at(value: object, index: int) -> object:

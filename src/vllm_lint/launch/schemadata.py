@@ -1,0 +1,25 @@
+"""The releases and data of ``vllm_schema.json``, read on first use.
+
+Apart from ``schema`` (which builds each release's view of the data) so that
+``versions`` can name runs of the schema's releases without importing it back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vllm_schema.json")
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    with open(_DATA, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@lru_cache(maxsize=1)
+def releases() -> tuple[tuple[int, int], ...]:
+    """The minor releases the schema was generated from, oldest first."""
+    return tuple(tuple(int(part) for part in text.split(".")) for text in _data()["releases"])  # type: ignore[misc]
