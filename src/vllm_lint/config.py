@@ -13,10 +13,10 @@ marked as assumed.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vllm_lint.tomlfiles import load_toml
 from vllm_lint.versions import NEWEST_VERSION, Version, VersionError
 
 CONFIG_SECTION = "vllm-lint"
@@ -45,15 +45,6 @@ PASS_THROUGH_READINGS = ("nothing", "anything")
 
 class ConfigError(ValueError):
     """A setting that cannot be used (exit code 2)."""
-
-
-def load_toml(path: Path) -> dict:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on Python 3.10
-        import tomli as tomllib
-    with open(path, "rb") as handle:
-        return tomllib.load(handle)
 
 
 def read_pyproject(path: Path) -> dict:

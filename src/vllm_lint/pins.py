@@ -186,7 +186,7 @@ def _requirement_line(text: str, requirement: str) -> int:
 def _pyproject_requirements(path: Path, needle: str = "vllm", text: str | None = None) -> list[str]:
     """Requirement strings of a pyproject.toml; a file that cannot be read, or whose
     tables have another shape, gives none (it is not the linter's to judge)."""
-    from vllm_lint.config import load_toml
+    from vllm_lint.tomlfiles import load_toml
 
     try:
         if text is None and needle.encode() not in path.read_bytes().lower():
@@ -293,7 +293,7 @@ def _setup_py_pins(path: Path):
 
 
 def _pipfile_pins(path: Path):
-    from vllm_lint.config import load_toml
+    from vllm_lint.tomlfiles import load_toml
 
     text = _text(path)
     if text is None:
