@@ -6,7 +6,7 @@ import pytest
 
 from fixtures import TESTDATA, expectations, fixture_files, target_version
 from vllm_lint.lint import lint_file
-from vllm_lint.rules import unused_noqa
+from vllm_lint.rules import RULES_BY_CODE, unused_noqa
 from vllm_lint.versions import NEWEST_VERSION, Version
 
 FIXTURES = fixture_files("python", "commandline", "frameworks")
@@ -18,7 +18,7 @@ def lint_fixture(path):
     pinned = target_version(text)
     version = Version.parse(pinned) if pinned else NEWEST_VERSION
     result = lint_file(str(path), lambda _path: (version, "fixture"))
-    result.findings += unused_noqa.check(result, lambda code: True)
+    result.findings += unused_noqa.check(result, lambda code: True, RULES_BY_CODE)
     return text, result
 
 

@@ -18,7 +18,7 @@ def _codes(source: str) -> set[str]:
     version = Version.parse(pinned) if pinned else NEWEST_VERSION
     result = lint_python_bytes("example.py", source.encode(), lambda path: (version, ""))
     assert result.error is None, result.error
-    return {f.code for f in result.findings} | {f.code for f in unused_noqa.check(result, lambda code: True)}
+    return {f.code for f in result.findings} | {f.code for f in unused_noqa.check(result, lambda code: True, RULES_BY_CODE)}
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=lambda rule: rule.code)

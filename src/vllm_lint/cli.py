@@ -303,10 +303,10 @@ def _select(results, settings) -> None:
             f for f in result.findings if selected(f.code) and not settings.declares(f)
         ]
         if result.noqa is not None:
-            from vllm_lint.rules import unused_noqa
+            from vllm_lint.rules import RULES_BY_CODE, unused_noqa
 
             if selected(unused_noqa.CODE):
-                result.findings.extend(unused_noqa.check(result, selected))
+                result.findings.extend(unused_noqa.check(result, selected, RULES_BY_CODE))
                 result.findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
 
 

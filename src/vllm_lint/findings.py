@@ -53,17 +53,6 @@ class Finding:
     in_no_release: bool = False
 
     @property
-    def explanation(self) -> str | None:
-        """vLLM's error introduced by what vLLM does, e.g. ``vLLM refuses to start: "..."``."""
-        if self.vllm_error is None:
-            return None
-        from vllm_lint.rules import RULES_BY_CODE
-
-        rule = RULES_BY_CODE.get(self.code)
-        outcome = rule.outcome if rule is not None else "vLLM raises"
-        return f'{outcome}: "{self.vllm_error}"'
-
-    @property
     def text(self) -> str:
         return f"{self.code} {self.message}"
 

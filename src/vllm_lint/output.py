@@ -133,8 +133,13 @@ def _context(lines: list[str], finding: Finding, fixes: Fixes, style: Style, exp
                 pad = cell_width(_printable(line[:start]))
                 caret = "^" * max(1, cell_width(_printable(line[:end])) - pad)
                 text.append(f"  {'':>{width}} {bar} {' ' * pad}{style(caret + ' ' + finding.code, BOLD, BRIGHT_RED)}")
-    if explain and finding.explanation:
-        text.append(f"  = {style('note', BOLD)}: {finding.explanation}")
+    note = None
+    if explain:
+        from vllm_lint.rules import explanation
+
+        note = explanation(finding)
+    if note:
+        text.append(f"  = {style('note', BOLD)}: {note}")
     offer = finding.fix if finding.fix is not None else fixes.offer(finding)
     if offer is not None:
         text.append(f"  = {style('help', BOLD, BRIGHT_CYAN)}: {offer.message} ({offer.applicability} fix)")

@@ -251,11 +251,11 @@ def remove_unused_noqa(fixed: FileFix, result, version_for, settings) -> None:
     """Apply VLM901's fix to the (fixed) text: remove the noqa codes that silence nothing there."""
     from vllm_lint.fix.text import apply_edits
     from vllm_lint.lint import lint_bytes
-    from vllm_lint.rules import unused_noqa
+    from vllm_lint.rules import RULES_BY_CODE, unused_noqa
 
     kind = result.kind or ("python" if result.is_python else None)
     relinted = lint_bytes(result.path, fixed.new_text.encode(fixed.encoded.encoding), version_for, kind)
-    unused = list(unused_noqa.check(relinted, selector(settings, result.path)))
+    unused = list(unused_noqa.check(relinted, selector(settings, result.path), RULES_BY_CODE))
     if not unused:
         return
     new = apply_edits(fixed.new_text, [edit for finding in unused for edit in finding.fix.edits], fixed.encoded.newline)

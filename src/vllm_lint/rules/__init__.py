@@ -69,3 +69,12 @@ OPT_IN_CODES = frozenset(rule.code for rule in ALL_RULES if rule.opt_in)
 def lookup(code_or_name: str) -> Rule | None:
     key = code_or_name.strip()
     return RULES_BY_CODE.get(key.upper()) or RULES_BY_NAME.get(key.lower())
+
+
+def explanation(finding) -> str | None:
+    """vLLM's error introduced by what vLLM does, e.g. ``vLLM refuses to start: "..."``."""
+    if finding.vllm_error is None:
+        return None
+    rule = RULES_BY_CODE.get(finding.code)
+    outcome = rule.outcome if rule is not None else "vLLM raises"
+    return f'{outcome}: "{finding.vllm_error}"'

@@ -69,11 +69,9 @@ def _removal(line: str, number: int, directive, unused: set[str]) -> Edit:
     return Edit((number, start + 1), (number, len(line) + 1), "")
 
 
-def check(result, selected: Callable[[str], bool]) -> Iterator:
+def check(result, selected: Callable[[str], bool], known_codes) -> Iterator:
     """VLM901 findings of a linted file (``FileResult``); ``selected(code)``: the code is
-    enabled for the file."""
-    from vllm_lint.rules import ALL_RULES
-
+    enabled for the file; ``known_codes``: the codes of every rule."""
     report = result.noqa
     if report is None or result.source is None:
         return
@@ -84,7 +82,7 @@ def check(result, selected: Callable[[str], bool]) -> Iterator:
         for directive in directives:
             if directive.codes is not None:
                 used.setdefault(id(directive), set()).update(c for c in directive.codes if finding.code.startswith(c))
-    codes = [rule.code for rule in ALL_RULES if rule.code != CODE]
+    codes = [code for code in known_codes if code != CODE]
     lines = result.source.splitlines()
     file_level = [d for d in report.directives if d.file_level]
     for directive in report.directives:

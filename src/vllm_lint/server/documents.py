@@ -348,8 +348,11 @@ def diagnostics(linted: Linted, encoding: str = "utf-16") -> list[Diagnostic]:
 def _finding_diagnostic(lines: Lines, finding) -> Diagnostic:
     start, end = _finding_range(lines, finding)
     message = finding.message
-    if finding.explanation:  # the error vLLM would raise, as ``--output-format full`` shows it
-        message += f"\n{finding.explanation}"
+    from vllm_lint.rules import explanation
+
+    note = explanation(finding)
+    if note:  # the error vLLM would raise, as ``--output-format full`` shows it
+        message += f"\n{note}"
     return Diagnostic((lines.position(start), lines.position(end)), message, finding.code, _rule_url(finding.code))
 
 
