@@ -17,19 +17,10 @@ Nothing here is loaded unless a file's bytes hold a pack's markers.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from vllm_lint.facts import Span
 from vllm_lint.findings import Finding
-
-
-@dataclass
-class Applied:
-    """A pack that applied to a file, and why (``--show-settings``)."""
-
-    pack: str
-    reason: str
-    defaults: str = ""
+from vllm_lint.frameworks.pack import Applied
 
 
 def config_packs(data: bytes, path: str):

@@ -15,10 +15,9 @@ from pathlib import Path
 
 from vllm_lint.facts import UNKNOWN, Span
 from vllm_lint.findings import Finding
-from vllm_lint.frameworks import Applied
 from vllm_lint.frameworks.build import backend_is_other, build
 from vllm_lint.frameworks.defaults import default_tree
-from vllm_lint.frameworks.pack import Pack, PackError
+from vllm_lint.frameworks.pack import Applied, Pack, PackError
 from vllm_lint.frameworks.tree import ConfigTree, resolve_interpolations, toml_tree, yaml_file_tree, yaml_tree
 from vllm_lint.launch.words import Source
 
@@ -231,12 +230,12 @@ def _replay_entry(pack: Pack, tree: ConfigTree):
 def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool] | None:
     """The pack whose entry point the command runs, the index of its first argument, and whether
     the entry point sends the config's requests (a training loop) or only builds the engines."""
-    from vllm_lint.frameworks import packs
     from vllm_lint.frameworks.entry_points import composes_config, script_composes
+    from vllm_lint.frameworks.packs import BUILTIN, load_pack
 
     texts = [w.text for w in words]
-    for name in packs.BUILTIN:
-        pack = packs.load_pack(name)
+    for name in BUILTIN:
+        pack = load_pack(name)
         for index, text in enumerate(texts):
             if text is None:
                 # ``$ROOT/examples/run_grpo.py``: a script known by the end of its path.

@@ -114,3 +114,12 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
     if "formats" in values:
         values["formats"] = tuple(values["formats"])
     return Pack(declared_in=declared_in, **values)
+
+
+@dataclass
+class Applied:
+    """A pack that applied to a file, and why (``--show-settings``)."""
+
+    pack: str
+    reason: str
+    defaults: str = ""
