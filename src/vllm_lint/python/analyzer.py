@@ -20,13 +20,12 @@ from __future__ import annotations
 import ast
 import builtins
 
+import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts
-from vllm_lint.python import symbols
 from vllm_lint.python.calls import CallsMixin, ClassInfo, class_info
 from vllm_lint.python.engines import EnginesMixin, join_engine_objects
 from vllm_lint.python.expressions import ExpressionsMixin
 from vllm_lint.python.instances import InstancesMixin, builds_engine
-from vllm_lint.python.project import ProjectModule, ProjectModules
 from vllm_lint.python.state import (
     ENV_UNSET,
     MAX_DEPTH,
@@ -56,6 +55,7 @@ from vllm_lint.python.values import (
     IMMUTABLE,
     ObjectArgs,
     OneOf,
+    ProjectModule,
     Slot,
     StdName,
     copy_value,
@@ -75,7 +75,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         volatile: set[str] | None = None,
         ray_envs: dict[int, list] | None = None,
         path: str | None = None,
-        project: ProjectModules | None = None,
+        project=None,  # python.project.ProjectModules: the project's modules, followed through imports
         summary: ModuleSummary | None = None,
     ) -> None:
         self.tree = tree
@@ -883,7 +883,7 @@ def _opened(original: object, copy_: object) -> bool:
 
 
 def analyze_module(
-    tree: ast.Module, path: str | None = None, project: ProjectModules | None = None, max_passes: int = 3
+    tree: ast.Module, path: str | None = None, project=None, max_passes: int = 3
 ) -> ModuleAnalysis:
     """Analyse a module; again while a pass learns what the previous one could not know:
     functions that change module-level values, Ray actors' runtime environments."""

@@ -7,8 +7,8 @@ import ast
 import json
 from dataclasses import dataclass
 
+import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import UNKNOWN, Trace, moved
-from vllm_lint.python import symbols
 from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import (
     DATACLASS_DECORATORS,

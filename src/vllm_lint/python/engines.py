@@ -5,8 +5,8 @@ from __future__ import annotations
 import ast
 import copy
 
+import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts, Trace, join_engines, moved
-from vllm_lint.python import symbols
 from vllm_lint.python.state import (
     ENV_UNSET,
     REQUEST_METHODS,

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import ast
 
+import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import ABSENT, UNKNOWN, Origin, Span, Trace
-from vllm_lint.python import symbols
-from vllm_lint.python.project import ProjectModule
 from vllm_lint.python.state import (
     _DICT_METHODS,
     MAX_DEPTH,
@@ -30,6 +29,7 @@ from vllm_lint.python.values import (
     ObjectArgs,
     OneOf,
     Prefixed,
+    ProjectModule,
     Slot,
     StdName,
     concatenated,

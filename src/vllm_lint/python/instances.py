@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import ast
 
+import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import UNKNOWN, Span, Trace
-from vllm_lint.python import symbols
 from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import MAX_INLINE_DEPTH, SELF_SHADOW, Scope, SelfAttribute, State
 from vllm_lint.python.values import ClassRef, FunctionRef

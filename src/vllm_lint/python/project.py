@@ -13,23 +13,17 @@ import ast
 import os
 import re
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from vllm_lint.facts import UNKNOWN, Origin
 from vllm_lint.launch.project import outside_project, project_root
+from vllm_lint.python.values import ProjectModule
 
 MAX_MODULE_BYTES = 2 * 1024 * 1024
 MAX_IMPORT_DEPTH = 3
 _IMPORT_RE = re.compile(
     rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*\(?([\w \t,]*)|import[ \t]+([\w.]+))", re.M
 )
-
-
-@dataclass(frozen=True)
-class ProjectModule:
-    """A project module bound by ``import pkg.settings as s`` or ``from pkg import settings``."""
-
-    path: str
 
 
 class ProjectModules:

@@ -378,3 +378,11 @@ def iteration_items(value: object) -> list | None:
     if isinstance(value, DictObj) and value.complete and not any(isinstance(s.value, OneOf) for s in value.items.values()):
         return list(value.items)
     return None
+
+
+@dataclass(frozen=True)
+class ProjectModule:
+    """A project module bound by ``import pkg.settings as s`` or ``from pkg import settings``
+    (``python.project`` reads and analyses it)."""
+
+    path: str
