@@ -8,16 +8,14 @@ finding with a fix.
 
 from __future__ import annotations
 
-import codecs
 import errno
-import io
 import os
 import stat
-import tokenize
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from vllm_lint.findings import Finding
+from vllm_lint.fix.encoding import Encoded, _newline_of, decode_python, decode_text
 from vllm_lint.fix.plan import DISABLE_REPLAY, REPLAY_CODES, command_line_fix, may_have_fix, result_offers
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1
@@ -29,39 +27,6 @@ class FileChanged(Exception):
 
 
 # ------------------------------------------------------------------ reading and writing
-
-
-@dataclass
-class Encoded:
-    """How a file's bytes became text, so the fixed text becomes bytes the same way."""
-
-    encoding: str  # a codec that reproduces the BOM ("utf-8-sig") where there was one
-    newline: str
-
-
-def decode_python(data: bytes) -> tuple[str, Encoded]:
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    text = data.decode(encoding)
-    if text.startswith("\ufeff"):  # a BOM with a cookie naming another spelling of UTF-8
-        text, encoding = text[1:], "utf-8-sig"
-    return text, Encoded(encoding, _newline_of(text))
-
-
-def decode_text(data: bytes) -> tuple[str, Encoded]:
-    if data.startswith(codecs.BOM_UTF8):
-        text = data[len(codecs.BOM_UTF8) :].decode("utf-8")
-        return text, Encoded("utf-8-sig", _newline_of(text))
-    text = data.decode("utf-8")
-    return text, Encoded("utf-8", _newline_of(text))
-
-
-def _newline_of(text: str) -> str:
-    index = text.find("\n")
-    if index > 0 and text[index - 1] == "\r":
-        return "\r\n"
-    if index == -1 and "\r" in text:
-        return "\r"
-    return "\n"
 
 
 def write_atomically(path: str, data: bytes, expected: bytes) -> None:

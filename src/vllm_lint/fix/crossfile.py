@@ -191,7 +191,7 @@ class OtherFiles:
         """The file's text as the analysis reads it (None: it cannot be read)."""
         path = os.path.abspath(path)
         if path not in self._files:
-            from vllm_lint.fix.apply import decode_python
+            from vllm_lint.fix.encoding import decode_python
 
             data = _project().source_bytes(path)
             if data is None:

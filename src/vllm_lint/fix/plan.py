@@ -143,10 +143,6 @@ def may_have_fix(finding: Finding, mode: str) -> bool:
     return finding.fix_action is not None and finding.fix_safety is not None
 
 
-def applicable(safety: str | None, unsafe: bool) -> bool:
-    return safety == "safe" or (safety == "unsafe" and unsafe)
-
-
 def command_line_fix(finding: Finding, mode: str) -> Fix | None:
     """The fix of a shell, Dockerfile or YAML finding in this mode (built with the finding)."""
     if mode == DISABLE_REPLAY and finding.code in REPLAY_CODES:

@@ -23,7 +23,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from vllm_lint.facts import Span
 from vllm_lint.findings import Edit, Finding, Fix
 from vllm_lint.fix.argv import ElementEdit
-from vllm_lint.fix.plan import LOGPROBS_MODE, MASK, PROCESSED_LOGPROBS, Target, applicable, plan
+from vllm_lint.fix.plan import LOGPROBS_MODE, MASK, PROCESSED_LOGPROBS, Target, plan
+from vllm_lint.fix.text import applicable
 from vllm_lint.versions import Version
 
 MAX_PASSES = 8

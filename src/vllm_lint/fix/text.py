@@ -11,9 +11,13 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from vllm_lint.findings import Edit, Finding, Fix
-from vllm_lint.fix.plan import applicable
 
 MAX_PASSES = 8
+
+
+def applicable(safety: str | None, unsafe: bool) -> bool:
+    """A fix of this safety is applied: safe ones always, unsafe ones with ``--unsafe-fixes``."""
+    return safety == "safe" or (safety == "unsafe" and unsafe)
 
 
 def _line_starts(text: str) -> list[int]:
