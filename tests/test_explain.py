@@ -608,19 +608,13 @@ def _fixture_files() -> list[Path]:
 
 def _explained(path: Path):
     """``check``'s findings for the file and ``explain``'s reports, with the same settings."""
-    import argparse
-
     from fixtures import target_version
 
-    from vllm_lint.cli import _settings_for
     from vllm_lint.explain import Target, explain_file
+    from vllm_lint.settings import settings_for
 
     pinned = target_version(path.read_text(encoding="utf-8", errors="replace"))
-    namespace = argparse.Namespace(
-        paths=[str(path)], config=None, target_version=pinned or "0.33", select=None,
-        extend_select=None, ignore=None, extend_ignore=None, exclude=None,
-    )
-    settings, _, resolver = _settings_for(namespace)
+    settings, _, resolver = settings_for([str(path)], target_version=pinned or "0.33")
     previous, Trace.active = Trace.active, True
     try:
         return explain_file(Target(str(path)), resolver, settings)

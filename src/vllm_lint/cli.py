@@ -16,29 +16,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
 from vllm_lint import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
-
-
-def _split_patterns(values: list[str] | None) -> list[str]:
-    patterns: list[str] = []
-    for value in values or []:
-        patterns.extend(part.strip() for part in value.split(",") if part.strip())
-    return patterns
-
-
-def _codes(values: list[str] | None, option: str) -> list[str]:
-    """Rule selectors of a repeatable, comma-separated option; ``ConfigError`` for an unknown one."""
-    from vllm_lint.config import selectors
-
-    codes: list[str] = []
-    for value in values or []:
-        parts = [part for part in value.split(",") if part.strip()]
-        codes.extend(selectors(parts or [value], option))  # an empty value is an unknown selector
-    return codes
 
 
 def _positive(text: str) -> int:
@@ -209,35 +190,19 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
 # ------------------------------------------------------------------ check
 
 
-def _settings_for(args) -> tuple:
-    from vllm_lint.config import (
-        DEFAULT_EXCLUDES,
-        ConfigError,
-        VersionResolver,
-        load_settings,
-    )
-    from vllm_lint.excludes import anchor
-    from vllm_lint.versions import Version, VersionError
+def _settings_for(args):
+    from vllm_lint.settings import settings_for
 
-    first = args.paths[0] if args.paths and args.paths[0] != "-" else "."
-    config_path = Path(args.config) if args.config else None
-    settings = load_settings(Path(first) if os.path.exists(first) else Path("."), config_path)
-    if args.target_version:
-        try:
-            settings.target_version = Version.parse(args.target_version)
-        except VersionError as error:
-            raise ConfigError(str(error)) from error
-        settings.target_version_source = "--target-version"
-    # As in ruff: --select replaces the configured selection, the others add to it.
-    if args.select:
-        settings.select = _codes(args.select, "--select")
-        settings.extend_select = []
-    settings.extend_select += _codes(args.extend_select, "--extend-select")
-    settings.ignore += _codes(args.ignore, "--ignore") + _codes(args.extend_ignore, "--extend-ignore")
-    # Path patterns belong to the folder they were given for: the project's, or the working directory.
-    excludes = list(DEFAULT_EXCLUDES) + settings.excludes() + anchor(_split_patterns(args.exclude), os.getcwd())
-    resolver = VersionResolver(settings.target_version, settings.target_version_source, settings.assume_pass_through)
-    return settings, excludes, resolver
+    return settings_for(
+        args.paths,
+        config=args.config,
+        target_version=args.target_version,
+        select=args.select,
+        extend_select=args.extend_select,
+        ignore=args.ignore,
+        extend_ignore=args.extend_ignore,
+        exclude=args.exclude,
+    )
 
 
 def _triton_model(path: str) -> bool:
@@ -287,27 +252,6 @@ def _show_frameworks(path: str, resolver, out) -> None:
         return
     for applied in result.frameworks:
         out.write(f"framework pack: {applied.pack} (applied because {applied.reason}; defaults from {applied.defaults})\n")
-
-
-def _select(results, settings) -> None:
-    """Keep the findings of the selected rules; add unused-noqa findings when that rule is selected."""
-    for result in results:
-        if not result.findings and result.noqa is None:
-            continue
-        ignored = settings.ignored_for(result.path)
-
-        def selected(code: str) -> bool:
-            return settings.enabled(code) and not any(code.startswith(prefix) for prefix in ignored)
-
-        result.findings = [
-            f for f in result.findings if selected(f.code) and not settings.declares(f)
-        ]
-        if result.noqa is not None:
-            from vllm_lint.rules import RULES_BY_CODE, unused_noqa
-
-            if selected(unused_noqa.CODE):
-                result.findings.extend(unused_noqa.check(result, selected, RULES_BY_CODE))
-                result.findings.sort(key=lambda f: (f.span.line, f.span.col, f.code))
 
 
 def _report_config_values_once(results) -> None:
@@ -360,19 +304,6 @@ def _moved_to_config(finding, origin, config) -> bool:
     return True
 
 
-def _read_skipped_directives(results, settings) -> None:
-    """With the unused-noqa rule on, files skipped unanalysed are read for noqa comments too
-    (a comment left after the setting it silenced was removed); off, they cost nothing."""
-    from vllm_lint.lint import read_directives
-    from vllm_lint.rules import unused_noqa
-
-    if not settings.enabled(unused_noqa.CODE):
-        return
-    for result in results:
-        if not result.findings and result.noqa is None:
-            read_directives(result)
-
-
 def stdin_kind(stdin_name: str | None, data: bytes) -> str:
     """The front end for standard input: chosen by ``--stdin-filename`` as for a file; Python by default."""
     from vllm_lint.lint import file_kind
@@ -412,6 +343,7 @@ def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
 def run_check(args, out=None, err=None) -> int:
     from vllm_lint import output
     from vllm_lint.config import ConfigError
+    from vllm_lint.settings import read_skipped_directives, select_findings
     from vllm_lint.sources import FileResult
     from vllm_lint.style import Style
 
@@ -433,7 +365,7 @@ def run_check(args, out=None, err=None) -> int:
     files = discover(args.paths, excludes, args.force_exclude, missing)
     results = [FileResult(e.path, error=e) for e in missing]
     results += _lint_all(files, resolver, max(1, args.jobs), args.stdin_filename)
-    _read_skipped_directives(results, settings)
+    read_skipped_directives(results, settings)
     if args.force_exclude and args.stdin_filename and "-" in args.paths:
         from vllm_lint.excludes import is_excluded
 
@@ -442,7 +374,7 @@ def run_check(args, out=None, err=None) -> int:
             for result in results:
                 if result.path == args.stdin_filename:
                     result.findings, result.error, result.noqa = [], None, None
-    _select(results, settings)
+    select_findings(results, settings)
     _report_config_values_once(results)
 
     if args.add_noqa:

@@ -23,7 +23,6 @@ The resolvers record the way a value travels only while this command runs
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 from dataclasses import dataclass
@@ -63,12 +62,12 @@ def parse_target(text: str) -> Target:
 
 def explain_file(target: Target, resolver, settings) -> tuple[list[EngineReport], object]:
     """The reports of a file's engines, and the lint result ``check`` gets for it."""
-    from vllm_lint.cli import _select
     from vllm_lint.lint import file_kind, lint_file
+    from vllm_lint.settings import select_findings
 
     path = target.path
     result = lint_file(path, resolver.for_path)
-    _select([result], settings)
+    select_findings([result], settings)
     if result.error is not None:
         return [], result
     kind = result.kind or file_kind(path)
@@ -137,9 +136,9 @@ def _character_columns(reports: list[EngineReport], path: str, source: str | Non
 
 
 def run_explain(args, out, err) -> int:
-    from vllm_lint.cli import _settings_for
     from vllm_lint.config import ConfigError
     from vllm_lint.output import error_line
+    from vllm_lint.settings import settings_for
 
     try:
         target = parse_target(args.target)
@@ -149,18 +148,8 @@ def run_explain(args, out, err) -> int:
     if os.path.isdir(target.path):
         err.write(f"vllm-lint: error: {target.path}: explain reads one file, not a folder\n")
         return EXIT_ERROR
-    namespace = argparse.Namespace(
-        paths=[target.path],
-        config=args.config,
-        target_version=args.target_version,
-        select=None,
-        extend_select=None,
-        ignore=None,
-        extend_ignore=None,
-        exclude=None,
-    )
     try:
-        settings, _excludes, resolver = _settings_for(namespace)
+        settings, _excludes, resolver = settings_for([target.path], config=args.config, target_version=args.target_version)
     except ConfigError as error:
         err.write(f"vllm-lint: error: {error}\n")
         return EXIT_ERROR

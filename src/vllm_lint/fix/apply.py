@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from vllm_lint.findings import Finding
 from vllm_lint.fix.encoding import Encoded, _newline_of, decode_python, decode_text
+from vllm_lint.settings import selector
 from vllm_lint.fix.plan import DISABLE_REPLAY, REPLAY_CODES, command_line_fix, may_have_fix, result_offers
 
 EXIT_CLEAN, EXIT_FINDINGS = 0, 1
@@ -114,16 +115,6 @@ class FileFix:
     @property
     def changed(self) -> bool:
         return self.new_text != self.old_text or bool(self.others)
-
-
-def selector(settings, path: str):
-    """``selected(code)``: the code is reported for ``path`` (selected, and not ignored there)."""
-    ignored = settings.ignored_for(path)
-
-    def selected(code: str) -> bool:
-        return settings.enabled(code) and not any(code.startswith(prefix) for prefix in ignored)
-
-    return selected
 
 
 def keeper(settings, path: str):

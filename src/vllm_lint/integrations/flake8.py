@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import sys
+from dataclasses import replace
 from typing import Iterator
 
 from vllm_lint import __version__
@@ -23,7 +24,8 @@ class VllmLintPlugin:
     name = "vllm-lint"
     version = __version__
 
-    settings = None  # [tool.vllm-lint], with --vllm-target-version over it
+    decided = None  # settings.Decided: [tool.vllm-lint], with --vllm-target-version over it
+    settings = None
     target_version = None
     disable_noqa = False
     _resolver = None
@@ -46,27 +48,30 @@ class VllmLintPlugin:
 
     @classmethod
     def parse_options(cls, options) -> None:
-        from vllm_lint.config import ConfigError, plugin_settings
+        from vllm_lint.config import ConfigError
+        from vllm_lint.settings import plugin_settings
 
         try:
-            settings = plugin_settings(getattr(options, "vllm_target_version", None), "vllm-target-version")
+            decided = plugin_settings(getattr(options, "vllm_target_version", None), "vllm-target-version")
         except ConfigError as error:
             # A usage error, as flake8 reports its own: one line, exit 2, no traceback.
             sys.stderr.write(f"flake8: error: vllm-lint: {error}\n")
             raise SystemExit(2) from None
-        cls.settings = settings
-        cls.target_version = settings.target_version
+        cls.decided = decided
+        cls.settings = decided.settings
+        cls.target_version = decided.settings.target_version
         cls.disable_noqa = bool(getattr(options, "disable_noqa", False))
         cls._resolver = None
 
     @classmethod
     def _version_for(cls, filename: str):
         if cls._resolver is None:
-            from vllm_lint.config import VersionResolver
+            from vllm_lint.config import Settings
+            from vllm_lint.settings import resolver_for
 
-            source = cls.settings.target_version_source if cls.settings is not None else "--vllm-target-version"
-            reading = cls.settings.assume_pass_through if cls.settings is not None else "nothing"
-            cls._resolver = VersionResolver(cls.target_version, source, reading)
+            # The target release on the class wins: it may be set after parse_options.
+            base = cls.settings if cls.settings is not None else Settings(target_version_source="--vllm-target-version")
+            cls._resolver = resolver_for(replace(base, target_version=cls.target_version))
         return cls._resolver.for_path(filename)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
@@ -77,11 +82,10 @@ class VllmLintPlugin:
         source = "".join(self.lines)
         if not needs_analysis(source.encode("utf-8", "surrogatepass"), self.filename):
             return
-        settings = self.settings
-        if settings is not None and settings.exclude:
-            from vllm_lint.excludes import is_excluded
+        if self.decided is not None:
+            from vllm_lint.settings import excluded
 
-            if is_excluded(self.filename, settings.excludes()):
+            if excluded(self.decided, self.filename):
                 return
         from vllm_lint.python import analyze_tree
 
@@ -93,10 +97,10 @@ class VllmLintPlugin:
                 findings = analyze_tree(self.tree, target[0], self.filename, target[1])
         except (RecursionError, MemoryError):
             return
-        if settings is not None:
-            findings = [
-                f for f in findings if settings.reports(f.code, self.filename) and not settings.declares(f)
-            ]
+        if self.settings is not None:
+            from vllm_lint.settings import reported
+
+            findings = reported(findings, self.settings, self.filename)
         if findings and not self.disable_noqa:
             from vllm_lint.lint import apply_python_noqa
 

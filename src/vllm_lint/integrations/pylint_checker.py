@@ -61,29 +61,26 @@ class VllmLintChecker(BaseChecker):
     )
 
     def open(self) -> None:
-        from vllm_lint.config import ConfigError, VersionResolver, plugin_settings
+        from vllm_lint.config import ConfigError
+        from vllm_lint.settings import plugin_settings
 
         try:
-            self._settings = plugin_settings(self.linter.config.vllm_target_version, "--vllm-target-version")
+            self._decided = plugin_settings(self.linter.config.vllm_target_version, "--vllm-target-version")
         except ConfigError as error:
             # A usage error, as pylint reports its own: one line, exit 2, no traceback.
             sys.stderr.write(f"pylint: error: vllm-lint: {error}\n")
             raise SystemExit(2) from None
-        self._resolver = VersionResolver(
-            self._settings.target_version, self._settings.target_version_source, self._settings.assume_pass_through
-        )
-        self._excludes = self._settings.excludes()
+        self._settings, _, self._resolver = self._decided
 
     def visit_module(self, node) -> None:
         from vllm_lint.columns import char_column, source_lines
         from vllm_lint.lint import lint_python_bytes
 
         path = node.file or "-"
-        if self._excludes:
-            from vllm_lint.excludes import is_excluded
+        from vllm_lint.settings import excluded, reported
 
-            if is_excluded(path, self._excludes):
-                return
+        if excluded(self._decided, path):
+            return
         try:
             with node.stream() as stream:
                 data = stream.read()
@@ -99,9 +96,7 @@ class VllmLintChecker(BaseChecker):
                 return byte_col
             return char_column(lines[line - 1], byte_col)
 
-        for finding in result.findings:
-            if not self._settings.reports(finding.code, path) or self._settings.declares(finding):
-                continue
+        for finding in reported(result.findings, self._settings, path):
             span = finding.span
             self.add_message(
                 message_id(finding.code),

@@ -11,7 +11,6 @@ so the protocol layer only translates plain data into messages.
 
 from __future__ import annotations
 
-import argparse
 import bisect
 import os
 import re
@@ -206,22 +205,21 @@ class Context:
 
     @classmethod
     def for_path(cls, path: str | None, options: Options, workspace: str | None = None) -> Context:
-        from vllm_lint.cli import _settings_for
         from vllm_lint.config import ConfigError
+        from vllm_lint.settings import settings_for
 
         start = _existing(path) or workspace or "."
-        args = argparse.Namespace(
-            paths=[start],
-            config=options.config,
-            target_version=options.target_version,
-            select=options.select or None,
-            extend_select=options.extend_select,
-            ignore=options.ignore,
-            extend_ignore=options.extend_ignore,
-            exclude=options.exclude,
-        )
         try:
-            settings, excludes, resolver = _settings_for(args)
+            settings, excludes, resolver = settings_for(
+                [start],
+                config=options.config,
+                target_version=options.target_version,
+                select=options.select or None,
+                extend_select=options.extend_select,
+                ignore=options.ignore,
+                extend_ignore=options.extend_ignore,
+                exclude=options.exclude,
+            )
         except ConfigError as error:
             raise ConfigProblem(str(error)) from error
         return cls(settings, excludes, resolver, options)
@@ -287,8 +285,8 @@ def use_open_documents(others: dict[str, str]) -> None:
 
 def lint_document(path: str, text: str, language: str | None, options: Options, workspace: str | None = None) -> Linted:
     """Lint a document's unsaved text as ``check --stdin-filename PATH -`` lints it."""
-    from vllm_lint.cli import _read_skipped_directives, _select
     from vllm_lint.lint import lint_bytes
+    from vllm_lint.settings import read_skipped_directives, select_findings
     from vllm_lint.sources import FileResult
 
     data = text.encode("utf-8", "surrogatepass")
@@ -305,8 +303,8 @@ def lint_document(path: str, text: str, language: str | None, options: Options, 
     result.kind = kind
     if result.source is None and result.error is None:
         result.source = text  # skipped unanalysed: the unused-noqa rule still reads its comments
-    _read_skipped_directives([result], context.settings)
-    _select([result], context.settings)
+    read_skipped_directives([result], context.settings)
+    select_findings([result], context.settings)
     return Linted(path, text, kind, result, context)
 
 
