@@ -87,8 +87,8 @@ in 0.6): nothing is reported for it.
 
 import json
 
+import vllm_lint.launch.schema as schema
 from vllm_lint.facts import known_bool
-from vllm_lint.launch import schema
 from vllm_lint.rules.base import Rule, from_other_file, name_of, unknown_setting_error
 from vllm_lint.versions import ALL_VERSIONS
 

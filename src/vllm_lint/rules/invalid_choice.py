@@ -42,8 +42,8 @@ values) is not. The server's own options (`--uvicorn-log-level`,
 release types them as `Literal`.
 """
 
+import vllm_lint.launch.schema as schema
 from vllm_lint.facts import Known
-from vllm_lint.launch import schema
 from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import ALL_VERSIONS
 

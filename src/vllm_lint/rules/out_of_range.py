@@ -31,8 +31,8 @@ Every release the schema was generated from; silent for a release it does
 not have. The bounds are the `Field(ge=, gt=, le=, lt=)` of the config field.
 """
 
+import vllm_lint.launch.schema as schema
 from vllm_lint.facts import Known
-from vllm_lint.launch import schema
 from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import ALL_VERSIONS
 

@@ -20,8 +20,8 @@ import json
 import os
 from functools import lru_cache
 
+import vllm_lint.launch.schema as schema
 from vllm_lint.facts import ABSENT, UNKNOWN, Known, Mapping, as_bool
-from vllm_lint.launch import schema
 from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import VersionRange
 

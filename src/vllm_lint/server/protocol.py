@@ -23,8 +23,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
+import vllm_lint.server.documents as documents
 from vllm_lint import __version__
-from vllm_lint.server import documents
 
 logger = logging.getLogger(__name__)
 
