@@ -104,19 +104,24 @@ def vllm_tree(version: str = VLLM_VERSION) -> Path:
     return target / "vllm"
 
 
-def _generated(name: str, build) -> Path:
-    """A generated repository shape (``generated.py``), made once."""
-    target = CACHE / f"generated-{name}"
+def made_once(target: Path, inner: str, build) -> Path:
+    """``target/inner``, filled by ``build(path)`` once and kept apart from any pyproject.toml
+    above it; a folder an earlier run left unfinished (no marker) is made again."""
     marker = target / ".complete"
     if marker.exists():
-        return target / "repo"
+        return target / inner
     if target.exists():
         shutil.rmtree(target)
-    (target / "repo").mkdir(parents=True)
-    build(target / "repo")
+    (target / inner).mkdir(parents=True)
+    build(target / inner)
     (target / "pyproject.toml").write_text(ISOLATING_PYPROJECT)
     marker.write_text("")
-    return target / "repo"
+    return target / inner
+
+
+def _generated(name: str, build) -> Path:
+    """A generated repository shape (``generated.py``), made once."""
+    return made_once(CACHE / f"generated-{name}", "repo", build)
 
 
 def harness() -> Path:

@@ -96,20 +96,14 @@ def sample_tree(root: Path, every: int) -> Path:
     """Every ``every``-th file of ``root`` (sorted by path), copied into a sibling folder
     (into the cache for a corpus outside it: a local repository is never written to)."""
     parent = root.parent if corpora.CACHE in root.parents else corpora.CACHE / f"local-{root.name}"
-    target = parent / f"sample-every-{every}"
-    marker = target / ".complete"
-    if marker.exists():
-        return target / "files"
-    if target.exists():
-        shutil.rmtree(target)
-    files = corpora.python_files(root)[::every]
-    for path in files:
-        destination = target / "files" / path.relative_to(root)
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, destination)
-    (target / "pyproject.toml").write_text(corpora.ISOLATING_PYPROJECT)
-    marker.write_text("")
-    return target / "files"
+
+    def copy_sample(files_dir: Path) -> None:
+        for path in corpora.python_files(root)[::every]:
+            destination = files_dir / path.relative_to(root)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, destination)
+
+    return corpora.made_once(parent / f"sample-every-{every}", "files", copy_sample)
 
 
 def fix_available() -> bool:
