@@ -65,6 +65,11 @@ def render(name: str) -> str:
         out.append("Launch commands running " + ", ".join(f"`{c}` (or `uv run {c}`)" for c in launchers["commands"]) + f"{style}.")
         for command, mount in launchers.get("mounts", {}).items():
             out.append(f"`{command}` reads its config and options at `{mount}`.")
+        if launchers.get("engine_commands"):
+            out.append(
+                ", ".join(f"`{c}`" for c in launchers["engine_commands"])
+                + " builds the same engine but sends requests the pack does not model: only the engine is checked."
+            )
     if launchers.get("scripts"):
         out.append("Launch commands running " + ", ".join(f"`{s}`" for s in launchers["scripts"]) + ", with their overrides.")
     if pack.get("config_root"):

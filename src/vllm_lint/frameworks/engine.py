@@ -257,7 +257,7 @@ def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool] | Non
                 return pack, index + 1, False
             # A console script: the command itself, or run through ``uv run``.
             if text in pack.launchers.get("commands", []) and (index == 0 or texts[max(0, index - 2):index] == ["uv", "run"]):
-                return pack, index + 1, True
+                return pack, index + 1, text not in pack.launchers.get("engine_commands", [])
     return None
 
 
@@ -288,7 +288,7 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
         return [], []
     pack, first, sends_requests = found
     if pack.launchers.get("style") == "pydantic-config":
-        return _cli_launch(pack, words, first, source, path, version, span_of, fallback, version_source)
+        return _cli_launch(pack, words, first, source, path, version, span_of, fallback, version_source, sends_requests)
     options: dict[str, str | None] = {}
     rest = []
     skip = False
@@ -349,7 +349,9 @@ def _word_locator(source):
     return locate
 
 
-def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_of, fallback, version_source: str):
+def _cli_launch(
+    pack: Pack, words, first: int, source, path: str, version, span_of, fallback, version_source: str, sends_requests: bool = True
+):
     """A launch whose options are dotted ``--key value`` pairs and ``@ file`` configs (prime-rl)."""
     from vllm_lint.frameworks.overrides import apply_cli_options
 
@@ -370,7 +372,9 @@ def _cli_launch(pack: Pack, words, first: int, source, path: str, version, span_
     tree, defaults_from = default_tree(pack, path)
     command = words[first - 1].text if first > 0 else None
     apply_cli_options(tree, words[first:], locate, read_file, pack.launchers.get("mounts", {}).get(command, ""))
-    return _launch_checked(pack, tree, words[:first], locate, source, fallback, version, version_source, path, defaults_from)
+    return _launch_checked(
+        pack, tree, words[:first], locate, source, fallback, version, version_source, path, defaults_from, sends_requests
+    )
 
 
 _CHOICE = re.compile(r"^([A-Za-z_./][\w./\-]*(?:@[\w.\-]+)?)=(.*)$", re.S)

@@ -22,7 +22,7 @@ BUILTIN = {
     "roll": ("roll", (b"strategy_args",), (b"start_rlvr_pipeline", b"start_agentic_pipeline")),
     "skyrl": ("skyrl", (b"inference_engine",), (b"main_base", b"skyrl_train.entrypoints", b"skyrl.train.entrypoints")),
     "openrlhf": ("openrlhf", (), (b"train_ppo_ray",)),
-    "prime-rl": ("prime_rl", (b"[inference", b"enable_return_sampling_mask"), (b"prime_rl", b"uv run rl", b"rl @", b"run inference")),
+    "prime-rl": ("prime_rl", (b"[inference", b"enable_return_sampling_mask"), (b"prime_rl", b"uv run rl", b"rl @", b"run inference", b"run sft", b"sft @")),
 }
 
 

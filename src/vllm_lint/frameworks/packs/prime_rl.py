@@ -27,6 +27,10 @@ Read from PrimeIntellect-ai/prime-rl's newest sources (``configs/rl.py``'s
   dotted kebab-case options, ``--flag`` / ``--no-flag``), and the standalone server
   ``uv run inference @ inference.toml --vllm.max-model-len 8192``, whose config is
   ``rl``'s ``[inference]`` table: no orchestrator, so nothing is switched on for it.
+- ``uv run sft @ sft.toml``: with an ``[inference]`` table (online evals) the ``sft``
+  launcher writes that table to ``inference.json`` and starts ``inference @ inference.json``
+  (``entrypoints/sft.py``), the same server; the evals' requests come from its own
+  ``[eval]`` table, not modelled here, so only the engine is checked.
 - vLLM: prime-rl requires ``vllm>=0.26.0`` (0.8.0), a lower bound only, so it
   gives no target version.
 """
@@ -43,7 +47,12 @@ PACK = {
     "distribution": "prime-rl",
     "vllm_pins": {"0.8": ">=0.26.0"},
     # ``inference`` (a standalone server) reads what ``rl`` reads under ``[inference]``.
-    "launchers": {"modules": [], "scripts": [], "commands": ["rl", "inference"], "mounts": {"inference": "inference"}, "style": "pydantic-config"},
+    "launchers": {
+        "modules": [], "scripts": [], "commands": ["rl", "inference", "sft"], "mounts": {"inference": "inference"},
+        # ``sft`` starts the same server for its online evals; their requests are not modelled.
+        "engine_commands": ["sft"],
+        "style": "pydantic-config",
+    },
     "switches": [
         {
             # configs/rl.py auto_setup_sampling_mask_capture
