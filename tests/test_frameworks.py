@@ -216,6 +216,26 @@ def test_a_broken_declared_pack_gives_one_diagnostic(tmp_path):
     assert "engine entries need key and arg" in result.error.reason
 
 
+def test_a_declared_pack_with_broken_launchers_gives_one_diagnostic_and_no_launch(tmp_path):
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        detect = ["rollout.vllm"]
+        engine = [{ prefix = "rollout.vllm" }]
+        launchers = { modules = "acme.train" }
+        """,
+    )
+    config = write(tmp_path / "rollout.yaml", "rollout:\n  vllm:\n    return_sampling_mask: true\n")
+    result = lint(config)
+    assert result.error is not None
+    assert "launchers.modules must be a list" in result.error.reason
+    script = write(tmp_path / "run.sh", "python -m acme.train +rollout.vllm.return_sampling_mask=true\n")
+    launched = lint(script)
+    assert launched.error is None and launched.findings == []
+
+
 # --------------------------------------------------------------- diagnostics
 
 

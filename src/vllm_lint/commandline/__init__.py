@@ -493,7 +493,10 @@ def _framework_prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool]
         config = kind in ("yaml", "toml") and may_be_config(data, path)
     except PackError:
         config = True  # reported once, when the file is read
-    launch = kind in ("shell", "yaml", "dockerfile") and may_be_launch(data)
+    try:
+        launch = kind in ("shell", "yaml", "dockerfile") and may_be_launch(data, path)
+    except PackError:
+        launch = False  # the declared pack's diagnostic comes with its config files
     return config, launch
 
 

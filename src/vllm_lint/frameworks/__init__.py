@@ -46,10 +46,14 @@ def may_be_config(data: bytes, path: str) -> bool:
     return bool(declared) and any(pack.matches_glob(_relative(path, pack)) or any(m.encode() in data for m in pack.markers) for pack in declared)
 
 
-def may_be_launch(data: bytes) -> bool:
+def may_be_launch(data: bytes, path: str | None = None) -> bool:
+    """The bytes may run an entry point of a built-in pack, or of one the project declares."""
     from vllm_lint.frameworks import packs
+    from vllm_lint.frameworks.user import declared_packs
 
-    return bool(packs.launch_candidates(data))
+    if packs.launch_candidates(data):
+        return True
+    return any(marker in data for pack in declared_packs(path) for marker in pack.launch_markers())
 
 
 def _relative(path: str, pack) -> str:

@@ -57,6 +57,17 @@ def render(name: str) -> str:
             + (f", and which holds {reaches} itself or imports a module that does," if reaches else "")
             + " is an entry point too (the engine is checked)."
         )
+    if launchers.get("config_names"):
+        names = ", ".join(f"`{name}`" for name in launchers["config_names"])
+        out.append(
+            f"A module whose `@hydra.main(config_path=..., config_name=...)` names {names}, or whose own config "
+            "(`config_name` in its `config_path`, relative to the module) composes one in its `defaults:` list, is an "
+            "entry point too; its launches compose over the module's own config (`--config-name` is looked up in the "
+            "module's `config_path`, a relative `--config-path` is relative to the module)."
+        )
+    if launchers.get("sends"):
+        sends = " or ".join(" and ".join(f"`{m}`" for m in group) for group in launchers["sends"])
+        out.append(f"Such an entry point whose source holds {sends} sends the config's requests too: they are checked.")
     if launchers.get("commands"):
         style = (
             " (`@ file.toml` merged left to right, `--section @ file.toml`, dotted kebab-case `--key value`, `--flag`, `--no-flag`)"

@@ -227,37 +227,49 @@ def _replay_entry(pack: Pack, tree: ConfigTree):
 # ------------------------------------------------------------- launches
 
 
-def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool] | None:
-    """The pack whose entry point the command runs, the index of its first argument, and whether
-    the entry point sends the config's requests (a training loop) or only builds the engines."""
-    from vllm_lint.frameworks.entry_points import composes_config, script_composes
+def _launch_pack(words, path: str | None = None) -> tuple[Pack, int, bool, str | None] | None:
+    """The pack whose entry point the command runs, the index of its first argument, whether
+    the entry point sends the config's requests (a training loop) or only builds the engines,
+    and the entry point's source file when it was found in the framework's or project's source."""
+    from vllm_lint.frameworks.entry_points import composes_config, script_composes, sends_requests
     from vllm_lint.frameworks.packs import BUILTIN, load_pack
+    from vllm_lint.frameworks.user import declared_packs
 
+    from vllm_lint.frameworks.pack import PackError
+
+    try:
+        declared = declared_packs(path)
+    except PackError:
+        declared = []  # the declared pack's diagnostic comes with its config files
     texts = [w.text for w in words]
-    for name in BUILTIN:
-        pack = load_pack(name)
+    for pack in [load_pack(name) for name in BUILTIN] + declared:
         for index, text in enumerate(texts):
             if text is None:
                 # ``$ROOT/examples/run_grpo.py``: a script known by the end of its path.
                 tail = words[index].suffix
                 if tail.startswith("/") and any(fnmatch.fnmatch(tail, "*/" + pattern) for pattern in pack.scripts):
-                    return pack, index + 1, True
-                if tail.startswith("/") and _derived_script(pack, tail, path, script_composes):
-                    return pack, index + 1, False
+                    return pack, index + 1, True, None
+                found = script_composes(pack, tail.strip("/"), path) if tail.startswith("/") else None
+                if found:
+                    return pack, index + 1, sends_requests(pack, found), found
                 continue
             if text == "-m" and index + 1 < len(texts) and texts[index + 1] is not None:
                 module = texts[index + 1]
                 if module in pack.modules:
-                    return pack, index + 2, True
-                if module in pack.launchers.get("engine_modules", []) or composes_config(pack, module, path):
-                    return pack, index + 2, False
+                    return pack, index + 2, True, None
+                if module in pack.launchers.get("engine_modules", []):
+                    return pack, index + 2, False, None
+                found = composes_config(pack, module, path)
+                if found:
+                    return pack, index + 2, sends_requests(pack, found), found
             if any(fnmatch.fnmatch(text, pattern) or fnmatch.fnmatch(text, "*/" + pattern) for pattern in pack.scripts):
-                return pack, index + 1, True
-            if _runs_script(texts, index) and script_composes(pack, text, path):
-                return pack, index + 1, False
+                return pack, index + 1, True, None
+            found = script_composes(pack, text, path) if _runs_script(texts, index) else None
+            if found:
+                return pack, index + 1, sends_requests(pack, found), found
             # A console script: the command itself, or run through ``uv run``.
             if text in pack.launchers.get("commands", []) and (index == 0 or texts[max(0, index - 2):index] == ["uv", "run"]):
-                return pack, index + 1, text not in pack.launchers.get("engine_commands", [])
+                return pack, index + 1, text not in pack.launchers.get("engine_commands", []), None
     return None
 
 
@@ -268,11 +280,6 @@ def _runs_script(texts, index: int) -> bool:
         return False
     before = [t for t in texts[:index] if t is not None]
     return any(t == "run" or t.rsplit("/", 1)[-1].startswith("python") for t in before)
-
-
-def _derived_script(pack: Pack, tail: str, path: str | None, script_composes) -> bool:
-    """``$ROOT/examples/run_eval.py``: the literal tail, looked up from the linted file's folder up."""
-    return script_composes(pack, tail.strip("/"), path)
 
 
 _CONFIG_OPTIONS = ("--config-name", "-cn", "--config-path", "-cp", "--config", "--config-dir", "-cd", "--config_name", "--config_path")
@@ -286,7 +293,7 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     found = _launch_pack(words, path)
     if found is None:
         return [], []
-    pack, first, sends_requests = found
+    pack, first, sends_requests, entry_file = found
     if pack.launchers.get("style") == "pydantic-config":
         return _cli_launch(pack, words, first, source, path, version, span_of, fallback, version_source, sends_requests)
     options: dict[str, str | None] = {}
@@ -308,6 +315,8 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
                 skip = True
             continue
         rest.append(word)
+    if entry_file is not None:
+        options = _entry_config(pack, entry_file, options)
     choices = _group_choices(rest)
     tree, defaults_from, used = _launch_base(pack, options, path, choices)
     chosen_words = {_choice_key(word): word for word in rest if _choice_key(word) in used}
@@ -414,6 +423,31 @@ def _group_choices(words) -> dict:
         if key is not None:
             choices[key] = parse_value(word.text.split("=", 1)[1])
     return choices
+
+
+def _entry_config(pack: Pack, entry_file: str, options: dict) -> dict:
+    """The config options as Hydra reads them for an entry point found in source: its own
+    config when the command names none; a named one in the module's ``config_path``, or in a
+    ``--config-path`` relative to the module."""
+    from vllm_lint.frameworks.entry_points import hydra_config_file, hydra_main, own_config
+
+    names = ("--config-name", "-cn", "--config", "--config_name")
+    folders = ("--config-path", "-cp", "--config_path")
+    named = next((key for key in names if key in options), None)
+    if named is None:
+        if any(key in options for key in folders):
+            return options  # another folder, the same name: not followed further
+        file = own_config(pack, entry_file)
+        return options if file is None else {**options, "--config-name": file}
+    if options[named] is None:
+        return options
+    main = hydra_main(entry_file)
+    folder_key = next((key for key in folders if key in options), None)
+    folder = options[folder_key] if folder_key else (main[0] if main else None)
+    file = hydra_config_file(entry_file, folder, options[named]) if folder else None
+    if file is None:
+        return options
+    return {key: value for key, value in options.items() if key not in folders} | {named: file}
 
 
 def _launch_base(pack: Pack, options: dict, path: str, choices: dict) -> tuple[ConfigTree, str, set]:

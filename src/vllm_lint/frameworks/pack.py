@@ -86,12 +86,26 @@ class Pack:
     def scripts(self) -> list[str]:
         return list(self.launchers.get("scripts", []))
 
+    def launch_markers(self) -> list[bytes]:
+        """Text one of whose pieces a command running this pack's entry points holds: the
+        entry points it names, or (for one derived from source) the key paths its overrides set."""
+        launchers = self.launchers
+        words = [*launchers.get("modules", []), *launchers.get("engine_modules", []), *launchers.get("commands", [])]
+        words += [script.rsplit("/", 1)[-1] for script in launchers.get("scripts", [])]
+        if launchers.get("composes") or launchers.get("config_names"):
+            words += [part.split(".", 1)[0] for entry in self.detect for part in entry.split("+")]
+        return [word.encode() for word in words if word]
+
 
 _FIELDS = {
     "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
     "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
     "sets", "globs", "vllm_pins", "formats", "switches", "config_root", "groups",
 }
+
+
+_LAUNCHER_LISTS = {"modules", "engine_modules", "scripts", "commands", "engine_commands", "composes", "reaches", "config_names", "sends"}
+_LAUNCHER_FIELDS = _LAUNCHER_LISTS | {"mounts", "style", "config_option", "argparse"}
 
 
 def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
@@ -110,6 +124,13 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
         for condition in entry["when_any"]:
             if not isinstance(condition, dict) or "key" not in condition or not ({"below", "set"} & set(condition)):
                 raise PackError(f"a switch condition needs key and below or set: {condition!r}")
+    launchers = data.get("launchers", {})
+    if not isinstance(launchers, dict) or set(launchers) - _LAUNCHER_FIELDS:
+        known = ", ".join(sorted(_LAUNCHER_FIELDS))
+        raise PackError(f"launchers is a table of {known}: {launchers!r}")
+    for name, value in launchers.items():
+        if name in _LAUNCHER_LISTS and not (isinstance(value, list) and all(isinstance(v, (str, list)) for v in value)):
+            raise PackError(f"launchers.{name} must be a list: {value!r}")
     values = dict(data)
     if "formats" in values:
         values["formats"] = tuple(values["formats"])

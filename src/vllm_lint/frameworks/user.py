@@ -71,6 +71,8 @@ _ENTRY_LISTS = ("engine", "request", "sets", "switches")
 
 
 def _entries(field: str, value):
+    if field == "launchers" and isinstance(value, dict):
+        return {key.replace("-", "_"): item for key, item in value.items()}
     if field not in _ENTRY_LISTS or not isinstance(value, list):
         return value
     return [_snake(item) for item in value]

@@ -233,9 +233,14 @@ class _Engines:
 
     def framework_launch(self, words: list[Word]) -> None:
         """An RL framework's entry point with Hydra overrides in an argv list (checked with the target version later)."""
-        from vllm_lint.frameworks.packs import launch_candidates
+        from vllm_lint.frameworks import may_be_launch
+        from vllm_lint.frameworks.pack import PackError
 
-        if launch_candidates(" ".join(w.text or "" for w in words).encode()):
+        try:
+            candidate = may_be_launch(" ".join(w.text or "" for w in words).encode(), self.analysis.path)
+        except PackError:
+            candidate = False  # the declared pack's diagnostic comes with its config files
+        if candidate:
             self.analysis.framework_launches.append((words, self.call_span))
 
     def script(self, text: str, span: Span, env: dict, env_open: bool) -> None:

@@ -60,7 +60,12 @@ PACK = {
             ["@hydra.main(", 'config_name="ppo_megatron_trainer"'],
         ],
         "scripts": [],
+        # The primary configs; a module whose ``@hydra.main`` names one, or whose own config's
+        # defaults list composes one (one_step_off_ppo_trainer.yaml), is an entry point too.
         "config_names": ["ppo_trainer", "ppo_megatron_trainer", "_generated_ppo_trainer"],
+        # An entry point that calls ``run_ppo(`` (main_ppo's, or transfer_queue's own) runs the
+        # PPO loop: its agent loop sends the rollout's sampling settings as every request's.
+        "sends": [["run_ppo("]],
     },
     # Only a vLLM rollout builds the engine; another backend means nothing to check.
     "backend": {"key": "actor_rollout_ref.rollout.name", "values": ["vllm"]},
