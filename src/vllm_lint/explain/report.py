@@ -283,6 +283,19 @@ def _shown(value: object) -> str:
     return text if len(text) <= MAX_TEXT_VALUE else text[: MAX_TEXT_VALUE - 3] + "..."
 
 
+def _setting_rows(heading: str, settings: dict) -> list[tuple[str, str, str, str]]:
+    """The table rows of an engine's settings or a request's parameters, choices spelled out."""
+    rows: list[tuple[str, str, str, str]] = [(heading, "state", "value", "origin / reason")]
+    for name, setting in settings.items():
+        state, value, where = _setting_columns(setting)
+        if setting.get("note"):
+            where += f" [{setting['note']}]"
+        rows.append((name, state, value, where))
+        if setting["state"] == "choice":
+            rows.extend(_choice_lines(setting))
+    return rows
+
+
 def _setting_columns(setting: dict) -> tuple[str, str, str]:
     """(state, value, where/why) of one setting for the text table."""
     state = setting["state"]
@@ -321,14 +334,7 @@ def render(report: EngineReport) -> str:
     if report.called_from and report.built_at is None:
         calls = ", ".join(f"{step['path']}:{step['line']}:{step['col']}" for step in report.called_from)
         lines.append(f"  built by the code run for the call at {calls}")
-    rows: list[tuple[str, str, str, str]] = [("setting", "state", "value", "origin / reason")]
-    for name, setting in report.settings.items():
-        state, value, where = _setting_columns(setting)
-        if setting.get("note"):
-            where += f" [{setting['note']}]"
-        rows.append((name, state, value, where))
-        if setting["state"] == "choice":
-            rows.extend(_choice_lines(setting))
+    rows = _setting_rows("setting", report.settings)
     for name, setting in report.env.items():
         state, value, where = _setting_columns(setting)
         if state == "default" and setting.get("value") is None:
@@ -340,14 +346,7 @@ def render(report: EngineReport) -> str:
     lines.append(f"  findings: {', '.join(report.findings) if report.findings else '(none)'}")
     for request in report.requests:
         lines.append(f"  request at {request['path']}:{request['line']}:")
-        rows = [("parameter", "state", "value", "origin / reason")]
-        for name, setting in request["settings"].items():
-            state, value, where = _setting_columns(setting)
-            if setting.get("note"):
-                where += f" [{setting['note']}]"
-            rows.append((name, state, value, where))
-            if setting["state"] == "choice":
-                rows.extend(_choice_lines(setting))
+        rows = _setting_rows("parameter", request["settings"])
         lines.extend(_table(rows, "    "))
         lines.append(f"    findings: {', '.join(request['findings']) if request['findings'] else '(none)'}")
     return "\n".join(lines) + "\n"
