@@ -349,6 +349,25 @@ def test_target_version_from_the_project_pin(capsys, tmp_path):
     assert engine["settings"]["logprobs_mode"]["from"] == "vLLM 0.31's default"
 
 
+def test_defaults_under_a_pin_that_admits_several_releases_say_which_releases_they_hold_for(capsys, tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm>=0.8.5,<0.35\n")
+    script = tmp_path / "rollout.py"
+    script.write_text(
+        "from vllm import LLM, SamplingParams\n\n"
+        'llm = LLM("Qwen/Qwen3-4B", logprobs_mode="processed_logprobs")\n'
+        "outputs = llm.generate(prompts, SamplingParams(max_tokens=64))\n"
+    )
+    engine = only(capsys, str(script))
+    assert engine["target_version"] == "0.8-0.34"
+    settings = engine["settings"]
+    assert settings["speculative_config"]["from"] == "vLLM 0.8-0.34's default"
+    # Replay arrived in 0.28: older admitted releases have no such argument.
+    assert settings["return_sampling_mask"]["from"] == "vLLM 0.28-0.34's default (not an argument in 0.8-0.27)"
+    # top_k's default changed in 0.10: the newest release's value, and the older one's.
+    [request] = engine["requests"]
+    assert request["settings"]["top_k"] == {"state": "default", "value": 0, "from": "vLLM 0.34's default (-1 in 0.8-0.9)"}
+
+
 # -------------------------------------------------------------- bad input
 
 

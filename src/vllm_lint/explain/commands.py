@@ -48,7 +48,7 @@ def command_reports(path: str, kind: str, result, resolver, where: Where, report
         why = _CommandReasons(record, ctx.source)
         _add_config_steps(engine, record, ctx)
         report = engine_report(
-            engine, record_version, where, explainer, why.field, f"vLLM {record_version.major}.{record_version.minor}'s default",
+            engine, record_version, where, explainer, why.field,
             kind=launcher_name(engine.kind),
         )
         note_assumptions(report.settings, engine)

@@ -38,7 +38,7 @@ def framework_reports(built_engines: list, where: Where, reported: set) -> list[
         why = _FrameworkReasons(built)
         defaults = _FrameworkDefaults(built, pack, applied)
         kind = f"{pack.name} config" if lines is None else f"{pack.name} launch"
-        report = engine_report(engine, target, where, explainer, why.field, f"vLLM {target.major}.{target.minor}'s default", kind=kind)
+        report = engine_report(engine, target, where, explainer, why.field, kind=kind)
         if lines is not None:
             report.line, report.end_line = lines
         pinned = applied.reason.partition("; target vLLM from ")[2]

@@ -73,7 +73,7 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
         why = _PythonReasons(trees, engine)
         explainer = Explainer(where, version)
         kind = launcher_name(engine.kind) if engine.source == "command-line" else None
-        report = engine_report(engine, version, where, explainer, why.engine_field, f"vLLM {version.major}.{version.minor}'s default", kind=kind)
+        report = engine_report(engine, version, where, explainer, why.engine_field, kind=kind)
         report.argv_launch = engine.source == "command-line"
         if image:
             report.target_version, report.target_version_from = "any", TRITON_IMAGE

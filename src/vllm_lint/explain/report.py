@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass, field
 
 from vllm_lint.facts import ABSENT, UNKNOWN, Choice, EngineFacts, Known, Mapping
-from vllm_lint.versions import Version
+from vllm_lint.versions import Version, releases_text
 
 
 # The engine arguments the replay rules and the runner choice read, in the order shown.
@@ -127,7 +127,7 @@ def _default_of(table: dict, name: str, version: Version) -> object:
         return NOT_KNOWN
     value = NOT_KNOWN
     for first, changed in changes:
-        if version.release >= first:
+        if (version.major, version.minor) >= first:
             value = changed
     return value
 
@@ -224,26 +224,50 @@ class Explainer:
         self.where = where
         self.version = version
 
-    def setting(self, fact: object, name: str, defaults: dict, default_from: str, why_unknown, written: dict | None = None) -> dict:
-        """One setting's state; ``why_unknown(name)`` says why an unknown value is unknown."""
+    def setting(self, fact: object, name: str, defaults: dict, why_unknown, written: dict | None = None, present_in=None) -> dict:
+        """One setting's state; ``why_unknown(name)`` says why an unknown value is unknown;
+        ``present_in``: the releases that have the argument, where the schema knows them."""
         if isinstance(fact, Choice):
             return {
                 "state": "choice",
-                "alternatives": [self.setting(option, name, defaults, default_from, why_unknown) for option in fact.options],
+                "alternatives": [self.setting(option, name, defaults, why_unknown, present_in=present_in) for option in fact.options],
             }
         if isinstance(fact, Known):
             return self.known(fact)
         if fact is ABSENT:
-            value = _default_of(defaults, name, self.version)
-            if value is NOT_KNOWN:
-                return {"state": "default", "from": "vLLM's default, not known to vllm-lint"}
-            return {"state": "default", "value": json_value(value), "from": default_from}
+            return self._default(defaults, name, present_in)
         result = {"state": "unknown", "reason": why_unknown(name)}
         origin = (written or {}).get(name)
         if origin is not None and origin.path != "<implicit>":
             # Where the value that cannot be known is written.
             result["origin"] = dict(self.where.location(origin.path, origin.span.line, origin.span.col), kind=origin.kind)
         return result
+
+    def _default(self, defaults: dict, name: str, present_in) -> dict:
+        """vLLM's default, said for every release the file may run on: the newest release's
+        value, the older admitted releases' where theirs differs, and those without the argument."""
+        candidates = self.version.candidates()
+        lacking = [(c.major, c.minor) for c in candidates if present_in and (c.major, c.minor) not in present_in]
+        having = [c for c in candidates if (c.major, c.minor) not in lacking] or list(candidates)
+        by_release = [(candidate, _default_of(defaults, name, candidate)) for candidate in having]
+        newest, value = by_release[-1]
+        if value is NOT_KNOWN:
+            return {"state": "default", "from": "vLLM's default, not known to vllm-lint"}
+        differing: dict[str, list] = {}
+        for candidate, other in by_release[:-1]:
+            if other is NOT_KNOWN or json_value(other) != json_value(value):
+                label = "not known" if other is NOT_KNOWN else text_value(json_value(other))
+                differing.setdefault(label, []).append((candidate.major, candidate.minor))
+        if len(having) > 1 and not differing:
+            said = f"vLLM {releases_text([(c.major, c.minor) for c in having])}'s default"
+        else:
+            said = f"vLLM {newest.major}.{newest.minor}'s default"
+        notes = [f"{label} in {releases_text(releases)}" for label, releases in differing.items()]
+        if lacking and len(candidates) > 1:
+            notes.append(f"not an argument in {releases_text(lacking)}")
+        if notes:
+            said += f" ({'; '.join(notes)})"
+        return {"state": "default", "value": json_value(value), "from": said}
 
     def known(self, fact: Known) -> dict:
         result: dict = {"state": "known", "value": json_value(fact.value)}
@@ -410,8 +434,8 @@ def reported_codes(facts_findings, reported: set) -> list[str]:
     return sorted({f.code for f in facts_findings if (f.code, f.span.line, f.span.col) in reported})
 
 
-def engine_report(engine, version: Version, where: Where, explainer: Explainer, why_unknown, default_from: str, kind: str | None = None) -> EngineReport:
-    from vllm_lint.launch.schema import releases, schema_for
+def engine_report(engine, version: Version, where: Where, explainer: Explainer, why_unknown, kind: str | None = None) -> EngineReport:
+    from vllm_lint.launch.schema import keyword_releases, releases, schema_for
 
     schema = schema_for(version)
     # A release older than the schema's oldest had none of the arguments added since then.
@@ -430,7 +454,9 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
     )
     own_keywords = schema.keywords.get(engine.kind) if engine.source == "python" and schema.exact else None
     for name in names:
-        setting = explainer.setting(engine.get(name), name, ENGINE_DEFAULTS, default_from, why_unknown, engine.written)
+        setting = explainer.setting(
+            engine.get(name), name, ENGINE_DEFAULTS, why_unknown, engine.written, present_in=keyword_releases(constructor, name)
+        )
         if own_keywords is not None and name not in own_keywords and name in engine.fields:
             from vllm_lint.launch.schema import history, keyword_releases, release_text
 
@@ -490,9 +516,8 @@ def _number(text: str) -> object:
 
 def request_settings(request, explainer: Explainer, why_unknown, version: Version) -> dict:
     names = list(REQUEST_SETTINGS) + [name for name in request.fields if name not in REQUEST_SETTINGS]
-    default_from = f"vLLM {version.major}.{version.minor}'s default"
     return {
-        name: explainer.setting(request.get(name), name, REQUEST_DEFAULTS, default_from, why_unknown, request.written)
+        name: explainer.setting(request.get(name), name, REQUEST_DEFAULTS, why_unknown, request.written)
         for name in names
     }
 
