@@ -368,6 +368,19 @@ def test_defaults_under_a_pin_that_admits_several_releases_say_which_releases_th
     assert request["settings"]["top_k"] == {"state": "default", "value": 0, "from": "vLLM 0.34's default (-1 in 0.8-0.9)"}
 
 
+def test_an_argument_some_admitted_releases_lack_is_noted_with_those_releases(capsys, tmp_path):
+    (tmp_path / "requirements.txt").write_text("vllm>=0.8.5\n")
+    script = tmp_path / "server.py"
+    script.write_text(
+        "from vllm import AsyncEngineArgs\n\n"
+        'engine_args = AsyncEngineArgs(model="Qwen/Qwen3-4B", disable_log_requests=True)\n'
+    )
+    engine = only(capsys, str(script))
+    # Removed in 0.10: the releases from there on lack it, 0.8 and 0.9 have it, so check is silent.
+    assert engine["settings"]["disable_log_requests"]["note"] == "not an argument of AsyncEngineArgs in vLLM 0.10-0.34 (removed in 0.10)"
+    assert engine["findings"] == []
+
+
 # -------------------------------------------------------------- bad input
 
 

@@ -120,6 +120,16 @@ def text_value(value: object) -> str:
     return repr(value)
 
 
+def schema_candidates(version: Version) -> list[Version]:
+    """The releases a file may run on that the argument schema knows: what an older one (the
+    stand-in for a Triton image's vLLM) had and defaulted is not known."""
+    from vllm_lint.launch.schema import releases as schema_releases
+
+    oldest = schema_releases()[0]
+    candidates = version.candidates()
+    return [c for c in candidates if (c.major, c.minor) >= oldest] or list(candidates)
+
+
 def _default_of(table: dict, name: str, version: Version) -> object:
     """vLLM's default for ``name`` in ``version``; NOT_KNOWN when vllm-lint does not know it."""
     changes = table.get(name)
@@ -246,7 +256,7 @@ class Explainer:
     def _default(self, defaults: dict, name: str, present_in) -> dict:
         """vLLM's default, said for every release the file may run on: the newest release's
         value, the older admitted releases' where theirs differs, and those without the argument."""
-        candidates = self.version.candidates()
+        candidates = schema_candidates(self.version)
         lacking = [(c.major, c.minor) for c in candidates if present_in and (c.major, c.minor) not in present_in]
         having = [c for c in candidates if (c.major, c.minor) not in lacking] or list(candidates)
         by_release = [(candidate, _default_of(defaults, name, candidate)) for candidate in having]
@@ -458,11 +468,13 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
             engine.get(name), name, ENGINE_DEFAULTS, why_unknown, engine.written, present_in=keyword_releases(constructor, name)
         )
         if own_keywords is not None and name not in own_keywords and name in engine.fields:
-            from vllm_lint.launch.schema import history, keyword_releases, release_text
+            from vllm_lint.launch.schema import history
 
             # The schema says which arguments each release has: a name it lacks is an error at start-up.
-            later = history(keyword_releases(engine.kind, name), schema.release)
-            setting["note"] = f"not an argument of {engine.kind} in vLLM {release_text(schema.release)}{later}"
+            present_in = keyword_releases(engine.kind, name)
+            lacking = [(c.major, c.minor) for c in schema_candidates(version) if (c.major, c.minor) not in present_in]
+            later = history(present_in, schema.release)
+            setting["note"] = f"not an argument of {engine.kind} in vLLM {releases_text(lacking)}{later}"
         report.settings[name] = setting
     for name, fact in written_options(engine, schema):
         if name not in report.settings:
