@@ -84,10 +84,20 @@ def test_pins_are_read_where_projects_write_them(tmp_path, name, text, found):
     ],
 )
 def test_look_alikes_pin_nothing(tmp_path, name, text):
-    from vllm_lint.pins import pins_in
-
+    (tmp_path / ".git").mkdir()
     (tmp_path / name).write_text(text)
-    assert pins_in(tmp_path) == []
+    version, why = VersionResolver().for_path(str(tmp_path / "serve.py"))
+    assert version.assumed and why == "the newest vLLM release the rules know: no pin found"
+
+
+def test_a_bare_requirement_beside_pinned_ones_is_one_more_way_to_install_the_newest_release():
+    version, why = VersionResolver().for_path(str(PINS / "torch-variants-nightly" / "rollout.py"))
+    assert version.releases_text == "0.10, 0.34"
+    folder = PINS / "torch-variants-nightly"
+    assert why == (
+        f"vllm (no version: the newest release) at {folder / 'requirements_torch2100_vllm.txt'}:4, "
+        f"vllm==0.10.2 at {folder / 'requirements_torch280_vllm.txt'}:3"
+    )
 
 
 def test_a_lock_file_wins_over_the_ranges_beside_it():

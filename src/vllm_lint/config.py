@@ -320,6 +320,8 @@ class VersionResolver:
         pins = pins_in(directory)
         locked = [pin for pin in pins if pin.locked]
         pins = locked or pins  # a lock file says what is installed, the others what is allowed
+        if all(pin.bare for pin in pins):
+            pins = []  # a bare ``vllm`` alone pins nothing: the folders above may
         if pins:
             found = (pinned_version(pins), ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins))
         elif directory.parent != directory and not (directory / ".git").exists():

@@ -5,7 +5,10 @@ release): ``vllm==0.31.2`` and ``vllm==0.31.1rc1`` admit 0.31, ``~=0.10.1``
 admits 0.10, ``vllm>=0.10,<0.12`` admits 0.10 and 0.11.  A range open above
 admits the known releases from its lower bound (the newest known one stands for
 later ones); releases older than the schema's oldest that a range admits are
-kept, as releases the rules do not know.  A bare ``vllm`` pins nothing.
+kept, as releases the rules do not know.  A bare ``vllm`` pins nothing on its
+own; beside other pins of the same folder (``requirements_torch260.txt`` with
+``vllm==0.8.4``, ``requirements_torch2100.txt`` with a bare ``vllm``) it is one
+more way to install, which takes the newest release.
 
 Requirements are read with ``packaging``, as pip reads them, from the files
 projects write them in, one folder at a time:
@@ -52,6 +55,7 @@ class Pin:
     line: int
     requirement: str  # as written, for messages
     locked: bool = False  # from a lock file: what is installed, not what is allowed
+    bare: bool = False  # ``vllm`` with no version: whatever is newest when it is installed
 
     @property
     def release(self) -> tuple[int, int]:
@@ -79,7 +83,8 @@ def pins_in(directory: Path) -> list[Pin]:
         path = directory / name
         for requirement, line, locked in reader(path):
             pin = pin_of(requirement, path, line, locked)
-            if pin is not None:
+            # setup.py's string literals include the extras' names ({"vllm": [...]}): not requirements.
+            if pin is not None and not (pin.bare and reader is _setup_py_pins):
                 pins.append(pin)
     return pins
 
@@ -396,10 +401,29 @@ def _yaml(path: Path) -> tuple[object, str]:
 
 def pin_of(requirement: str, path: Path, line: int, locked: bool = False) -> Pin | None:
     admitted = admitted_releases(requirement)
+    written = requirement.split(";", 1)[0].strip()
     if admitted is None:
+        if not locked and _bare_vllm(requirement):
+            from vllm_lint.versions import NEWEST_VERSION
+
+            return Pin((NEWEST_VERSION.release,), NEWEST_VERSION, path, line, f"{written} (no version: the newest release)", bare=True)
         return None
     releases, version = admitted
-    return Pin(releases, version, path, line, requirement.split(";", 1)[0].strip(), locked)
+    return Pin(releases, version, path, line, written, locked)
+
+
+def _bare_vllm(requirement: str) -> bool:
+    """``vllm`` or ``vllm[audio]``: no version and no source that names one."""
+    if "vllm" not in requirement.lower():
+        return False
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    try:
+        parsed = Requirement(requirement)
+    except InvalidRequirement:
+        return False
+    return canonicalize_name(parsed.name) == "vllm" and not parsed.url and not len(parsed.specifier)
 
 
 @lru_cache(maxsize=1024)
