@@ -216,6 +216,44 @@ def test_a_broken_declared_pack_gives_one_diagnostic(tmp_path):
     assert "engine entries need key and arg" in result.error.reason
 
 
+@pytest.mark.parametrize(
+    "reaches, found",
+    [
+        ("engine-args", [(5, "VLM301"), (6, "VLM301")]),  # tool_call_parser is no engine argument
+        ("serve-argv", [(6, "VLM301")]),  # the server's own option is valid; the typo is not
+        ("serve-namespace", [(6, "VLM301")]),
+    ],
+)
+def test_a_declared_prefix_is_checked_against_what_it_reaches(tmp_path, reaches, found):
+    write(
+        tmp_path / "pyproject.toml",
+        f"""\
+        [tool.vllm-lint]
+        target-version = "0.33"
+
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        detect = ["rollout.vllm"]
+        engine = [{{ prefix = "rollout.vllm", reaches = "{reaches}" }}]
+        """,
+    )
+    config = write(tmp_path / "rollout.yaml", "rollout:\n  vllm:\n    max_model_len: 8192\n    enable_prefix_caching: true\n    tool_call_parser: hermes\n    gpu_memory_utilisation: 0.8\n")
+    assert codes(lint(config)) == found
+
+
+def test_a_declared_prefix_that_reaches_nothing_known_gives_one_diagnostic(tmp_path):
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        engine = [{ prefix = "rollout.vllm", reaches = "sglang" }]
+        """,
+    )
+    result = lint(write(tmp_path / "rollout.yaml", "rollout:\n  vllm:\n    max_model_len: 8192\n"))
+    assert result.error is not None and "reaches is one of engine-args, serve-argv, serve-namespace" in result.error.reason
+
+
 def test_a_declared_pack_with_broken_launchers_gives_one_diagnostic_and_no_launch(tmp_path):
     write(
         tmp_path / "pyproject.toml",

@@ -276,6 +276,8 @@ class EngineFacts:
     # A framework's config: the settings it passes to vLLM verbatim, as written (prime-rl's
     # ``[inference.vllm]``, verl's ``engine_kwargs.vllm``), whose names vLLM itself checks.
     verbatim: set = field(default_factory=set)
+    # What vLLM checks those names against (``frameworks.pack.PASSTHROUGH_TARGETS``).
+    verbatim_to: str = "engine-args"
     # ``vllm-lint explain`` only: the calls whose code built it, innermost first (``Step``).
     via: tuple = ()
     # Built in an arm of a version or feature guard: the (major, minor) releases that can run

@@ -102,6 +102,7 @@ def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
     for spec in pack.engine:
         if "prefix" in spec:
             _passthrough(pack, tree, spec["prefix"], built)
+            engine.verbatim_to = spec.get("reaches", "engine-args")
             continue
         entry = tree.get(spec["key"])
         if entry is None and tree.has_below(spec["key"]):

@@ -96,7 +96,12 @@ def render(name: str) -> str:
         if "prefix" in entry:
             popped = entry.get("except")
             extra = f" (except {', '.join(f'`{x}`' for x in popped)}, which the framework pops)" if popped else ""
-            out.append(f"- every key under `{entry['prefix']}` -> the vLLM engine argument of the same name{extra}")
+            reaches = {
+                "engine-args": "the vLLM engine argument of the same name",
+                "serve-argv": "the `vllm serve` option of the same name (rendered as `--key value`: its parser rejects an unknown one)",
+                "serve-namespace": "the `vllm serve` argument of the same name (set on the parsed arguments: an unknown one is ignored)",
+            }[entry.get("reaches", "engine-args")]
+            out.append(f"- every key under `{entry['prefix']}` -> {reaches}{extra}")
         else:
             out.append(f"- `{entry['key']}` -> `{entry['arg']}`")
     if pack.get("engine_unknown"):

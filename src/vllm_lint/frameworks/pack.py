@@ -5,7 +5,12 @@ A pack says how a framework maps its configuration to vLLM:
 * ``detect``: key paths whose presence makes a config this framework's;
 * ``engine``: an ordered list of ``{"key": path, "arg": name}`` (one key to one
   engine argument) and ``{"prefix": path}`` (every key below it is an engine
-  argument of the same name); later entries win, ``null`` values are dropped;
+  argument of the same name); later entries win, ``null`` values are dropped.
+  A prefix's ``reaches`` says what vLLM checks its names against:
+  ``"engine-args"`` (the default: ``LLM``/``EngineArgs`` keywords),
+  ``"serve-argv"`` (rendered as ``vllm serve`` options, which its parser
+  rejects when unknown) or ``"serve-namespace"`` (set on the server's parsed
+  arguments, where an unknown one is ignored);
 * ``request``: ``{"key": path, "param": name[, "null": value]}``, the sampling
   parameters every request gets (``null`` says what the framework makes of null);
 * ``defaults``: the framework's own value per key path; a value may be a table
@@ -108,6 +113,10 @@ _LAUNCHER_LISTS = {"modules", "engine_modules", "scripts", "commands", "engine_c
 _LAUNCHER_FIELDS = _LAUNCHER_LISTS | {"mounts", "style", "config_option", "argparse"}
 
 
+# What a prefix's keys are checked against by vLLM (see ``engine`` above).
+PASSTHROUGH_TARGETS = ("engine-args", "serve-argv", "serve-namespace")
+
+
 def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
     unknown = set(data) - _FIELDS
     if unknown:
@@ -115,6 +124,8 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
     for entry in data.get("engine", []):
         if not isinstance(entry, dict) or not ({"key", "arg"} <= set(entry) or "prefix" in entry):
             raise PackError(f"engine entries need key and arg, or prefix: {entry!r}")
+        if entry.get("reaches", "engine-args") not in PASSTHROUGH_TARGETS:
+            raise PackError(f"reaches is one of {', '.join(PASSTHROUGH_TARGETS)}: {entry!r}")
     for entry in data.get("request", []):
         if not isinstance(entry, dict) or not {"key", "param"} <= set(entry):
             raise PackError(f"request entries need key and param: {entry!r}")

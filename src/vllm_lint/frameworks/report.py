@@ -58,6 +58,8 @@ def decorate(finding: Finding, pack: Pack, decided_by: dict, source, only_writte
     ``decided_by``: (scope, vLLM name) -> (key path, entry) for the engine and the request checked.
     """
     scope_name = DECIDING.get(finding.code)
+    if finding.argument is not None and ("engine", finding.argument) in decided_by:
+        scope_name = ("engine", finding.argument)  # an argument's own finding (its name, its value)
     decided = decided_by.get(scope_name) if scope_name else None
     if finding.fix_action == "remove-adaptive-verification":
         decided = decided_by.get(("engine", "speculative_config.enable_adaptive_verification"), decided)

@@ -3,8 +3,9 @@ Checks for engine arguments the target vLLM release does not define: a
 keyword or dict key given to `LLM`, `EngineArgs` or `AsyncEngineArgs`, a
 `vllm serve` flag (on a command line, in a `--config` file, a Kubernetes,
 compose or Dockerfile command, an argv list), or a key a framework passes to
-vLLM verbatim (prime-rl's `[inference.vllm]` table, verl's
-`engine_kwargs.vllm`). The message says when another
+vLLM verbatim: to the engine arguments (NeMo-RL's `vllm_kwargs`), or to the
+server's, whose own options count too (prime-rl's `[inference.vllm]` table,
+verl's `engine_kwargs.vllm`: `tool_call_parser` is valid there). The message says when another
 release has it ("removed in 0.X", "added in 0.Y", "removed in 0.X, back in
 0.Y") and suggests the closest
 argument the release has.
@@ -112,9 +113,12 @@ def check(facts, version):
             yield from _replay_flags(facts, version)
         return
     if facts.source == "framework":
-        # A framework passes these verbatim: vLLM's engine arguments check their names.
+        # A framework passes these verbatim: vLLM's engine arguments, or its server's, check their names.
         yield from _replay_flags(facts, version)
-        yield from _keywords(facts, release, release.keywords.get("EngineArgs"), "EngineArgs", facts.verbatim)
+        if facts.verbatim_to == "engine-args":
+            yield from _keywords(facts, release, release.keywords.get("EngineArgs"), "EngineArgs", facts.verbatim)
+        else:
+            yield from _server_keys(facts, release)
         return
     names = release.keywords.get(facts.kind) if facts.source == "python" else None
     if names is None:
@@ -144,6 +148,32 @@ def _keywords(facts, release, names, kind, written):
         rename = schema.documented_rename(name, release, kind)
         if rename is not None:
             _renamed(finding, rename, facts, name, origin)
+        yield finding
+
+
+def _server_keys(facts, release):
+    """Keys a framework hands to ``vllm serve``'s parsed arguments, by their destination names
+    (``tool_call_parser`` is the server's own option, not an engine argument)."""
+    dests = set(release.options.values())
+    long_options = [name for name in release.options if name.startswith("--")]
+    for name in list(facts.verbatim):
+        option = "--" + name.replace("_", "-")
+        # The parser takes an abbreviation; a name set on its result must be the whole one.
+        parsed = facts.verbatim_to == "serve-argv" and release.has_option(option)
+        if name in dests or parsed or name in NOT_UPSTREAM or name in REPLAY_FLAGS:
+            continue
+        if not facts.present(name):
+            continue
+        present_in = schema.option_releases(option)
+        if not release.exact and present_in:
+            continue
+        guess = schema.near_miss(option, long_options)
+        finding = _finding(facts, name, release, present_in, guess and guess[2:].replace("-", "_"), facts.location_of(name), "vllm serve")
+        if facts.verbatim_to == "serve-argv":
+            finding.vllm_error = f"unrecognized arguments: {option}"
+        else:
+            # Set on the parsed arguments, an unknown name is never read: no error, and no effect.
+            finding.vllm_error = None
         yield finding
 
 

@@ -72,7 +72,8 @@ PACK = {
     ],
     "engine": [
         {"key": "inference.enable_return_sampling_mask", "arg": "return_sampling_mask"},
-        {"prefix": "inference.vllm"},
+        # InferenceConfig.to_namespace sets each key on the server's parsed arguments.
+        {"prefix": "inference.vllm", "reaches": "serve-namespace"},
     ],
     "engine_unknown": ["model", "hf_overrides"],
     "sets": [

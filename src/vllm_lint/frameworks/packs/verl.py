@@ -72,7 +72,8 @@ PACK = {
     "engine": [
         {"key": "actor_rollout_ref.rollout.logprobs_mode", "arg": "logprobs_mode"},
         {"key": "actor_rollout_ref.rollout.enforce_eager", "arg": "enforce_eager"},
-        {"prefix": "actor_rollout_ref.rollout.engine_kwargs.vllm"},
+        # vllm_async_server renders the keys as `vllm serve` options (build_cli_args_from_config).
+        {"prefix": "actor_rollout_ref.rollout.engine_kwargs.vllm", "reaches": "serve-argv"},
     ],
     # Set by the framework from runtime state (the model path, quantisation overrides).
     "engine_unknown": ["model", "hf_overrides"],
