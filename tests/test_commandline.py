@@ -728,9 +728,36 @@ def test_a_kubeai_model_without_an_image_reports_only_what_no_release_accepts(tm
 
 def test_a_script_key_of_a_container_is_the_containers(tmp_path):
     # `command` of a container is its exec-form entrypoint, not a script of its own.
-    text = "spec:\n  containers:\n    - image: busybox\n      command: [vllm, serve, m, --num-scheduler-steps, '8']\n"
+    text = "spec:\n  containers:\n    - image: vllm/vllm-openai:v0.34.0\n      command: [vllm, serve, m, --num-scheduler-steps, '8']\n"
     result = lint_text(tmp_path, "pod.yaml", text, Version(0, 34))
     assert [f.span.line for f in result.findings] == [4]
+
+
+@pytest.mark.parametrize(
+    "image, lines",
+    [
+        ("vllm/vllm-openai:v0.34.0", [7]),  # the tag names the release
+        ("vllm/vllm-openai:latest", [7]),  # the newest
+        ("vllm/vllm-openai", [7]),
+        ("rocm/vllm-dev:open-mi300-08052025", []),  # a dated dev build: which release, the file does not say
+        ("registry.example.com/serving/llm-server:2.3", []),
+        ("'${SERVING_IMAGE}'", []),  # set elsewhere
+    ],
+)
+def test_a_command_in_an_image_that_names_no_release_is_checked_against_every_release(tmp_path, image, lines):
+    # --num-scheduler-steps left vLLM in 0.11: an image that may hold an older vLLM accepts it.
+    text = (
+        "type: service\nname: qwen\n"
+        f"image: {image}\n"
+        "commands:\n"
+        "  - |\n"
+        "    vllm serve Qwen/Qwen3-8B \\\n"
+        "      --num-scheduler-steps 8\n"
+        "port: 8000\n"
+    )
+    result = lint_text(tmp_path, "service.dstack.yml", text, Version(0, 34))
+    assert result.error is None
+    assert [f.span.line for f in result.findings] == lines
 
 
 def test_a_flat_file_is_a_vllm_config_only_when_nothing_says_it_is_another_programs(tmp_path):

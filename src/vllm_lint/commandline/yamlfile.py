@@ -254,10 +254,11 @@ class _Reader:
     def walk(self, node, env_above: bool) -> None:
         import yaml
 
-        # Each node with the environment above it (open or not) and the vLLM image its scripts run in.
-        stack = [(node, env_above, None)]
+        # Each node with the environment above it (open or not), the vLLM image its scripts run
+        # in, and the image they run in whatever it is.
+        stack = [(node, env_above, None, None)]
         while stack:
-            current, above, image = stack.pop()
+            current, above, image, named = stack.pop()
             if isinstance(current, yaml.MappingNode):
                 keys = _keys(current)
                 has_env = bool(keys & ENV_KEYS)
@@ -269,15 +270,16 @@ class _Reader:
                     continue
                 if keys & _IMAGE_KEYS:
                     image = _image_of(current) or image
+                    named = _named_image(current) or named
                 for key_node, value_node in current.value:
                     key = _scalar(key_node)
                     if key in SCRIPT_KEYS or (not container and _script_key(key, value_node)):
-                        self.scripts(current, value_node, above or has_env, image)
+                        self.scripts(current, value_node, above or has_env, image, named)
                     elif isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)):
-                        stack.append((value_node, above or has_env, image))
+                        stack.append((value_node, above or has_env, image, named))
             elif isinstance(current, yaml.SequenceNode):
                 for item in current.value:
-                    stack.append((item, above, image))
+                    stack.append((item, above, image, named))
 
     # ---------------------------------------------------------------- words
 
@@ -460,11 +462,28 @@ class _Reader:
     def _launch_in(self, image: str | None, argv: list[Word], env: dict[str, object], env_open: bool, node) -> None:
         """Launch a container's command; a tagged vLLM image names the release it runs."""
         self.ctx.image = image
+        before = len(self.ctx.records)
         try:
             self.ctx.launch_words(argv, env, env_open, node)
         finally:
             self.ctx.image = None
             self.ctx.image_tag_at = ""
+        self._release_of_image(image, before)
+
+    def _release_of_image(self, image: str | None, before: int) -> None:
+        """Commands that run in an image whose vLLM the file does not name (a custom or dev
+        build, ``rocm/vllm-dev:open-mi300-08052025``, a templated name) run that image's
+        release, not the one the folder pins: only what no known release accepts is reported
+        about their arguments.  ``vllm/vllm-openai`` untagged or ``latest`` is the newest."""
+        from vllm_lint.launch.launchers import image_release, is_vllm_build
+
+        if image is None or self.ctx.explicit_version or self.ctx.installed is not None or image_release(image) is not None:
+            return
+        tag = image.split("@", 1)[0].rpartition("/")[2].partition(":")[2]
+        if is_vllm_build(image) and tag in ("", "latest"):
+            return
+        for record in self.ctx.records[before:]:
+            record.facts.release_unknown = True
 
     def compose_env(self, node) -> tuple[dict[str, object], bool]:
         import yaml
@@ -498,7 +517,7 @@ class _Reader:
 
     # ---------------------------------------------------------------- scripts
 
-    def scripts(self, owner, value_node, env_above: bool, image: str | None = None) -> None:
+    def scripts(self, owner, value_node, env_above: bool, image: str | None = None, named: str | None = None) -> None:
         import yaml
 
         env: dict[str, object] = {}
@@ -518,6 +537,7 @@ class _Reader:
                 env_open = True
         nodes = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
         self.ctx.image = image
+        before = len(self.ctx.records)
         try:
             for node in nodes:
                 if isinstance(node, yaml.ScalarNode) and PLACEHOLDER not in node.value:
@@ -525,6 +545,7 @@ class _Reader:
                     self.ctx.shell_script(node.value, offs, node.start_mark.index, env, env_open, multiline=node.style == "|")
         finally:
             self.ctx.image = None
+        self._release_of_image(image or named, before)
 
     # ---------------------------------------------------------------- KubeAI
 
@@ -619,6 +640,22 @@ def _image_of(node) -> str | None:
         if text is not None and _vllm_image(text) and PLACEHOLDER not in text:
             return text.strip()
     if image_id is not None and image_id.startswith("docker:") and _vllm_image(image_id[7:]):
+        return image_id[7:].strip()
+    return None
+
+
+def _named_image(node) -> str | None:
+    """The image a mapping's scripts run in, whatever it is (``image``, ``base_image.image``,
+    SkyPilot's ``image_id: docker:...``)."""
+    import yaml
+
+    base = _get(node, "base_image")
+    for candidate in (_get(node, "image"), _get(base, "image") if isinstance(base, yaml.MappingNode) else base):
+        text = _scalar(candidate)
+        if text is not None and text.strip():
+            return text.strip()
+    image_id = _scalar(_get(node, "image_id"))
+    if image_id is not None and image_id.startswith("docker:"):
         return image_id[7:].strip()
     return None
 
