@@ -4,7 +4,7 @@ Read from NovaSky-AI/SkyRL (HEAD a956457, 2026-08-21):
 ``skyrl/train/entrypoints/`` (``main_base``, ``main_generate``, ``serve``: each builds its
 config with ``SkyRLTrainConfig.from_cli_overrides(sys.argv[1:])``),
 ``skyrl/train/config/config.py`` (``InferenceEngineConfig``: ``backend="vllm"``,
-``engine_init_kwargs`` set one by one on the engine arguments,
+``engine_init_kwargs`` set one by one on the server's parsed arguments,
 ``speculative_config`` passed straight through; ``SamplingParams``:
 ``top_k=-1``, ``temperature=1.0``) and
 ``skyrl/backends/skyrl_train/inference_servers/utils.py``.  ``apply_mtp_config``
@@ -41,7 +41,8 @@ PACK = {
     "backend": {"key": "generator.inference_engine.backend", "values": ["vllm"]},
     "engine": [
         {"key": "generator.inference_engine.speculative_config", "arg": "speculative_config"},
-        {"prefix": "generator.inference_engine.engine_init_kwargs"},
+        # build_vllm_cli_args sets each key on the server's parsed arguments (FrontendArgs + AsyncEngineArgs).
+        {"prefix": "generator.inference_engine.engine_init_kwargs", "reaches": "serve-namespace"},
     ],
     "engine_unknown": ["model", "hf_overrides", "speculative_config"],
     "request": [
