@@ -927,3 +927,43 @@ def test_the_launch_prefilter_admits_the_packs_whose_entry_points_are_derived():
     assert derived == set(packs.DERIVED_ENTRY_POINTS)
     assert packs.launch_candidates(b"python3 -m myproj.train actor_rollout_ref.rollout.n=4") == ["verl"]
     assert packs.launch_candidates(b"python3 -m myproj.train trainer.epochs=3") == []
+
+
+# ------------------------------------------------------ start-up checks (VLM4xx)
+
+V034 = Version.parse("0.34")
+
+
+def test_start_up_checks_read_what_a_declared_pack_passes_and_nothing_else(tmp_path):
+    """Without ``passes`` the framework may pass anything: only the written arguments decide."""
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["runs/*.yaml"]
+        engine = [{ prefix = "serving.vllm" }]
+
+        [tool.vllm-lint.frameworks.told]
+        globs = ["told/*.yaml"]
+        engine = [{ prefix = "serving.vllm" }]
+        passes = [{ arg = "enable_sleep_mode", key = "serving.sleep" }, { arg = "data_parallel_size" }]
+        defaults = { "serving.sleep" = true }
+        """,
+    )
+    text = "serving:\n  vllm:\n    checkpoint_prepare_on_startup: true\n    enable_elastic_ep: true\n"
+    unknown = write(tmp_path / "runs/a.yaml", text)
+    told = write(tmp_path / "told/a.yaml", text)
+    asleep_off = write(tmp_path / "told/b.yaml", "serving:\n  sleep: false\n  vllm:\n    checkpoint_prepare_on_startup: true\n")
+    assert codes(lint(unknown, V034)) == []
+    # The pack passes sleep mode (on by default) and leaves EPLB alone: only elastic EP is rejected.
+    assert codes(lint(told, V034)) == [(4, "VLM401")]
+    result = lint(asleep_off, V034)
+    assert codes(result) == [(4, "VLM404")]
+    assert "serving.sleep = false" in result.findings[0].message
+
+
+def test_every_builtin_pack_records_what_its_framework_passes():
+    """Each built-in pack records what its framework passes to vLLM on its own."""
+    from vllm_lint.frameworks.packs import BUILTIN, load_pack
+
+    assert all(load_pack(name).passes is not None for name in BUILTIN)

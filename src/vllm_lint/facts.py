@@ -278,6 +278,10 @@ class EngineFacts:
     verbatim: set = field(default_factory=set)
     # What vLLM checks those names against (``frameworks.pack.PASSTHROUGH_TARGETS``).
     verbatim_to: str = "engine-args"
+    # A framework's config: the engine arguments the framework passes on its own (pack
+    # ``passes``), as facts, and those that replace the user's value; None: not known (any).
+    passed: dict | None = None
+    passed_over: frozenset = frozenset()
     # ``vllm-lint explain`` only: the calls whose code built it, innermost first (``Step``).
     via: tuple = ()
     # Built in an arm of a version or feature guard: the (major, minor) releases that can run

@@ -51,6 +51,8 @@ class Finding:
     argv_fix: tuple | None = None
     # VLM301: no known release has the argument, so the finding does not depend on which one runs.
     in_no_release: bool = False
+    # VLM4xx: the engine arguments the check read that are written (``name`` or ``name.key``).
+    settings: tuple = ()
 
     @property
     def text(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vllm_lint.facts import UNKNOWN, EngineFacts, Known, Mapping, Origin, RequestFacts, Span, known_bool
+from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Mapping, Origin, RequestFacts, Span, known_bool
 from vllm_lint.frameworks.pack import Pack
 from vllm_lint.frameworks.tree import ConfigTree, Entry
 
@@ -118,6 +118,7 @@ def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
     for name in pack.engine_unknown:
         engine.fields.setdefault(name, UNKNOWN)
     _framework_sets(pack, built)
+    _framework_passes(pack, tree, built)
     _transform(pack, built)
     groups: dict[str, list[dict]] = {}
     for spec in pack.request:
@@ -218,6 +219,35 @@ def _framework_sets(pack: Pack, built: Built) -> None:
             built.decided_by[("engine", name)] = (f"({pack.name} sets {name})", Entry(value, provenance="framework"))
         for name, value in spec.get("env", {}).items():
             engine.env[name] = value
+
+
+def _framework_passes(pack: Pack, tree: ConfigTree, built: Built) -> None:
+    """The engine arguments the framework passes on its own, as the start-up checks read them."""
+    if pack.passes is None:
+        return
+    engine = built.engine
+    passed: dict = {}
+    over = set()
+    for spec in pack.passes:
+        name = spec["arg"]
+        if "value" in spec:
+            passed[name] = Known(spec["value"])
+            built.decided_by.setdefault(("engine", name), (f"({pack.name} passes {name})", Entry(spec["value"], provenance="framework")))
+        elif "key" in spec:
+            entry = tree.get(spec["key"])
+            if entry is None:
+                passed[name] = UNKNOWN  # no recorded default: the framework's own is not known
+            elif entry.value is None:
+                passed[name] = ABSENT  # the framework leaves it to vLLM
+            else:
+                passed[name] = _fact(entry)
+                built.decided_by.setdefault(("engine", name), (spec["key"], entry))
+        else:
+            passed[name] = UNKNOWN
+        if spec.get("wins") == "framework":
+            over.add(name)
+    engine.passed = passed
+    engine.passed_over = frozenset(over)
 
 
 def _transform(pack: Pack, built: Built) -> None:

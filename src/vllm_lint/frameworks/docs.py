@@ -124,6 +124,22 @@ def render(name: str) -> str:
         out.append(f"- the entry point sets `{spec['key']} = {_json(spec.get('value', True))}` itself when {conditions}{where}{requires}{unknown_text}")
     for name_, transform in pack.get("transforms", {}).items():
         out.append(f"- `{name_}`: {transform.replace('-', ' ')}")
+    if pack.get("passes") is not None:
+        out += ["", "What the framework passes to vLLM on its own, as the start-up checks (VLM4xx) read it; an argument "
+                "not listed here or written in the config is left at vLLM's default:", ""]
+        unknown: dict[bool, list[str]] = {False: [], True: []}
+        for spec in pack["passes"]:
+            over = spec.get("wins") == "framework"
+            if "value" in spec:
+                out.append(f"- `{spec['arg']} = {_json(spec['value'])}`" + (" (replaces a value written in the config)" if over else ""))
+            elif "key" in spec:
+                out.append(f"- `{spec['arg']}` from `{spec['key']}`" + (" (replaces a value written in the config)" if over else ""))
+            else:
+                unknown[over].append(f"`{spec['arg']}`")
+        if unknown[False]:
+            out.append(f"- decided at run time (unknown unless written in the config): {', '.join(unknown[False])}")
+        if unknown[True]:
+            out.append(f"- decided at run time, over any value written in the config (unknown): {', '.join(unknown[True])}")
     out += ["", "## Request parameters", ""]
     if not pack["request"]:
         out.append("None.")

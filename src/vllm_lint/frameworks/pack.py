@@ -18,6 +18,13 @@ A pack says how a framework maps its configuration to vLLM:
 * ``backend``: the key that chooses the inference engine, and its vLLM values;
 * ``sets``: engine arguments and environment the framework sets itself
   (``when`` names an engine argument that must be certainly on);
+* ``passes``: every other engine argument the framework passes to vLLM on its own,
+  as the start-up checks (VLM4xx) read them: ``{"arg": name}`` (decided at run
+  time: unknown), with ``"key": path`` (the value of that key) or ``"value": v``
+  (always that), and ``"wins": "framework"`` when it replaces the user's own
+  value; an argument not listed is not passed (vLLM's default).  A pack without
+  ``passes`` may pass anything: the start-up checks read every argument it does
+  not write as unknown;
 * ``config_root`` and ``groups`` (Hydra): the framework's config folder, whose
   config groups a ``defaults:`` list or a ``group=option`` override may choose
   from, and the group options the recorded ``defaults`` stand for
@@ -61,6 +68,8 @@ class Pack:
     engine_unknown: list[str] = field(default_factory=list)
     transforms: dict = field(default_factory=dict)
     sets: list[dict] = field(default_factory=list)
+    # The engine arguments the framework passes on its own (None: not known, any of them).
+    passes: list[dict] | None = None
     globs: list[str] = field(default_factory=list)
     # The vLLM release the framework pins, per framework release (first release -> vLLM).
     vllm_pins: dict = field(default_factory=dict)
@@ -105,7 +114,7 @@ class Pack:
 _FIELDS = {
     "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
     "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
-    "sets", "globs", "vllm_pins", "formats", "switches", "config_root", "groups",
+    "sets", "globs", "vllm_pins", "formats", "switches", "config_root", "groups", "passes",
 }
 
 
@@ -129,6 +138,9 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
     for entry in data.get("request", []):
         if not isinstance(entry, dict) or not {"key", "param"} <= set(entry):
             raise PackError(f"request entries need key and param: {entry!r}")
+    passes = data.get("passes")
+    if passes is not None and not (isinstance(passes, list) and all(isinstance(e, dict) and "arg" in e for e in passes)):
+        raise PackError(f"passes is a list of tables with arg (and key or value): {passes!r}")
     for entry in data.get("switches", []):
         if not isinstance(entry, dict) or not {"key", "when_any"} <= set(entry):
             raise PackError(f"switches need key and when_any: {entry!r}")

@@ -61,6 +61,8 @@ def decorate(finding: Finding, pack: Pack, decided_by: dict, source, only_writte
     if finding.argument is not None and ("engine", finding.argument) in decided_by:
         scope_name = ("engine", finding.argument)  # an argument's own finding (its name, its value)
     decided = decided_by.get(scope_name) if scope_name else None
+    if scope_name is None and finding.settings:
+        return _decorate_settings(finding, pack, decided_by, only_written_here)
     if finding.fix_action == "remove-adaptive-verification":
         decided = decided_by.get(("engine", "speculative_config.enable_adaptive_verification"), decided)
     replay = decided_by.get(("engine", "return_sampling_mask"))
@@ -86,6 +88,28 @@ def decorate(finding: Finding, pack: Pack, decided_by: dict, source, only_writte
         finding.argv_fix = _argv_fix(finding, pack, decided, replay)
     else:
         finding.fix = _fix(finding, pack, decided, replay, source)
+    return finding
+
+
+def _decorate_settings(finding: Finding, pack: Pack, decided_by: dict, only_written_here: bool) -> Finding | None:
+    """A finding about several settings (the start-up checks): each is named by the key that
+    decides it; a launch reports it only when one of them is written in the launch itself."""
+    decided = [decided_by[("engine", name)] for name in finding.settings if ("engine", name) in decided_by]
+    if only_written_here and not any(entry.provenance == "override" for _, entry in decided):
+        return None  # the config file that holds these settings reports it
+    notes = []
+    for key, entry in decided:
+        note = describe(pack, key, entry)
+        if entry.path is not None and entry.key_span is not None:
+            note += f", set in {entry.path}, line {entry.key_span.line}"
+        notes.append(note)
+    message = f"{finding.message} [{pack.name}: {'; '.join(notes)}]" if notes else f"{finding.message} [{pack.name}]"
+    finding = replace(finding, message=message)
+    here = [entry for _, entry in decided if entry.key_span is not None and entry.path is None]
+    if only_written_here:
+        here = [entry for entry in here if entry.provenance == "override"] or here
+    if here:
+        finding.span = here[0].key_span
     return finding
 
 

@@ -67,7 +67,7 @@ def _frameworks_table(pyproject: Path):
 
 # Fields whose value is a list of entry tables: their (and their nested tables') setting
 # names are spelled in kebab-case too.  Key paths and option names (``defaults``, ``groups``) are kept.
-_ENTRY_LISTS = ("engine", "request", "sets", "switches")
+_ENTRY_LISTS = ("engine", "request", "sets", "switches", "passes")
 
 
 def _entries(field: str, value):

@@ -10,6 +10,12 @@ when ``a`` is false, and unknown otherwise).  An environment variable a check re
 (``VLLM_DP_SIZE``) has the value the file gives it, vLLM's default where the file leaves it
 unset, as the front ends read the environment everywhere else.
 
+A framework's engine (verl, NeMo-RL, ...) gets what its config writes over what the
+framework passes to vLLM on its own (the pack's ``passes``: sleep mode, the executor
+backend, data parallelism it sizes at run time); an argument neither writes is vLLM's
+default, and every one a pack without ``passes`` does not write is unknown.  A launch
+reports a finding only when one of the settings it read is written in the launch.
+
 The checks are grouped into codes by the part of vLLM that raises them, so that each can
 be selected and silenced on its own.
 """
@@ -305,11 +311,33 @@ class Arguments:
                 value, origin = self.cli[name]
                 return UNKNOWN if value is UNKNOWN else Known(value, origin)
             return UNKNOWN if self.facts.open else ABSENT
+        if self.facts.source == "framework":
+            return self._framework_fact(name)
         return self.facts.get(name)
+
+    def _framework_fact(self, name):
+        """A framework's engine: what the user wrote, over or under what the framework passes
+        on its own; an argument the pack does not know the framework leaves alone is unknown."""
+        passed = self._passed(name)
+        if passed is not None:
+            return passed
+        if name in self.facts.fields or self.facts.open:
+            return self.facts.get(name)
+        return ABSENT if self.facts.passed is not None else UNKNOWN
+
+    def _passed(self, name):
+        """The fact of an argument the framework passes on its own, where that is what vLLM gets."""
+        passed = self.facts.passed if self.facts.source == "framework" else None
+        if passed is not None and name in passed and (name in self.facts.passed_over or name not in self.facts.fields):
+            return passed[name]
+        return None
 
     def origin(self, name):
         if self.cli is not None:
             return self.cli[name][1] if name in self.cli else None
+        passed = self._passed(name)
+        if passed is not None:
+            return passed.origin if isinstance(passed, Known) else None
         return self.facts.written.get(name)
 
     def written(self, name, key=None) -> bool:
@@ -322,6 +350,9 @@ class Arguments:
             return shortcut is not None and self.written(shortcut)
         if self.cli is not None:
             return name in self.cli
+        passed = self._passed(name)
+        if passed is not None:
+            return isinstance(passed, Known) and passed.origin is not None  # a key the user wrote
         return self.facts.present(name)
 
     def lookup(self, name, key, default):
@@ -455,6 +486,7 @@ def check_for(code: str):
             if len(message) > 200:
                 message = f"these arguments are rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
             finding = RULES_BY_CODE[code].finding(message, span, vllm_error=error)
+            finding.settings = tuple(dict.fromkeys(f"{n}.{k}" if k else n for n, k in written))
             yield from_other_file(finding, origin) if facts.source == "command-line" else finding
 
     return check

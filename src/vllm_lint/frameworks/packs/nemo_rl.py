@@ -47,6 +47,20 @@ PACK = {
     "engine_unknown": ["model", "hf_overrides"],
     # num_speculative_tokens: 0 is NeMo-RL's way to switch speculative decoding off.
     "transforms": {"speculative_config": "drop-if-zero-speculative-tokens"},
+    # What vllm_worker.py passes to ``vllm.LLM`` on its own: its keyword arguments (a key of
+    # vllm_kwargs that repeats one is a TypeError), and the executor backend it picks.
+    "passes": [
+        {"arg": "enable_sleep_mode", "value": True, "wins": "framework"},
+        {"arg": "disable_log_stats", "value": False, "wins": "framework"},
+        {"arg": "trust_remote_code", "value": True, "wins": "framework"},
+        *({"arg": name, "wins": "framework"} for name in (
+            "distributed_executor_backend", "tensor_parallel_size", "pipeline_parallel_size", "enable_expert_parallel",
+            "gpu_memory_utilization", "enable_prefix_caching", "dtype", "seed", "enforce_eager", "max_model_len",
+            "load_format", "skip_tokenizer_init", "served_model_name", "worker_extension_cls",
+        )),
+        # Set from run-time state: Nsight profiling, FP8 and quantised checkpoints, multimodal models.
+        *({"arg": name} for name in ("ray_workers_use_nsight", "quantization", "config_format", "kv_transfer_config")),
+    ],
     "request": [
         {"key": "policy.generation.top_k", "param": "top_k", "null": -1},
         {"key": "policy.generation.temperature", "param": "temperature"},

@@ -24,6 +24,15 @@ PACK = {
     "vllm_pins": {"0.11": {"vllm": "==0.27.1", "vllm_latest": ">=0.27.1"}},
     "launchers": {"modules": ["openrlhf.cli.train_ppo_ray"], "scripts": [], "argparse": True},
     "engine": [],
+    # What vllm_engine.create_vllm_engines passes to ``AsyncEngineArgs`` from its command-line
+    # options (``--vllm_enable_sleep``, ``--vllm_tensor_parallel_size``, ...): not read by the pack.
+    "passes": [
+        *({"arg": name, "wins": "framework"} for name in (
+            "enable_sleep_mode", "distributed_executor_backend", "tensor_parallel_size", "enforce_eager", "seed",
+            "max_model_len", "enable_prefix_caching", "dtype", "gpu_memory_utilization", "worker_extension_cls",
+            "limit_mm_per_prompt", "logprobs_mode", "max_logprobs", "enable_lora", "max_loras", "max_lora_rank",
+        )),
+    ],
     "request": [],
     "defaults": {},
 }

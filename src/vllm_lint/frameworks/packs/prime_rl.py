@@ -80,6 +80,17 @@ PACK = {
         {"args": {"logprobs_mode": "processed_logprobs"}, "unless_set": True},
         {"when": "return_sampling_mask", "env": {"VLLM_USE_V2_MODEL_RUNNER": "1"}},
     ],
+    # What prime-rl's InferenceConfig passes besides [inference.vllm] (configs/inference.py,
+    # configs/rl.py): its typed fields' defaults (vLLM's own, but for these), and the
+    # data-parallel layout and LoRA it derives from the deployment and the trainer.
+    "passes": [
+        {"arg": "enable_eplb", "value": False},
+        *({"arg": name} for name in ("enable_expert_parallel", "enable_prefix_caching", "enable_return_routed_experts")),
+        *({"arg": name, "wins": "framework"} for name in (
+            "data_parallel_size", "data_parallel_size_local", "api_server_count", "enable_lora", "max_lora_rank",
+            "kv_transfer_config", "additional_config", "enable_auto_tool_choice",
+        )),
+    ],
     "request": [
         # Train requests of each live-policy source (resolve_env_config, to_sampling_args).
         {

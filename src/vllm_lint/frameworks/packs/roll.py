@@ -37,6 +37,21 @@ PACK = {
         {"prefix": "actor_infer.strategy_args.strategy_config", "except": ["VLLM_USE_V1", "sleep_level"]},
     ],
     "engine_unknown": ["model", "hf_overrides"],
+    # What vllm_strategy.py and create_async_llm pass to ``AsyncEngineArgs`` on their own:
+    # sleep mode always, the data-parallel rank with data_parallel_size > 1, LoRA from the model args.
+    "passes": [
+        {"arg": "enable_sleep_mode", "value": True, "wins": "framework"},
+        {"arg": "trust_remote_code", "value": True, "wins": "framework"},
+        {"arg": "disable_custom_all_reduce", "value": True},
+        {"arg": "enable_prefix_caching", "value": True},
+        {"arg": "max_num_batched_tokens", "value": 8192},
+        {"arg": "enforce_eager", "value": False},
+        *({"arg": name, "wins": "framework"} for name in (
+            "dtype", "seed", "data_parallel_rank", "data_parallel_address", "data_parallel_rpc_port",
+            "enable_lora", "max_loras", "max_lora_rank", "load_format",
+        )),
+        *({"arg": name} for name in ("attention_config", "worker_extension_cls")),
+    ],
     "request": [
         {"key": "actor_infer.generating_args.top_k", "param": "top_k"},
         {"key": "actor_infer.generating_args.temperature", "param": "temperature"},

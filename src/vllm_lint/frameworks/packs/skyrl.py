@@ -45,6 +45,21 @@ PACK = {
         {"prefix": "generator.inference_engine.engine_init_kwargs", "reaches": "serve-namespace"},
     ],
     "engine_unknown": ["model", "hf_overrides", "speculative_config"],
+    # What inference_servers/utils.py sets on the server's arguments on its own, before
+    # engine_init_kwargs (which win): from the inference_engine config and the placement.
+    "passes": [
+        {"arg": "trust_remote_code", "value": True},
+        {"arg": "generation_config", "value": "vllm"},
+        {"arg": "kv_cache_metrics", "value": True},
+        *({"arg": name} for name in (
+            "enable_sleep_mode", "tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size", "dtype", "seed",
+            "gpu_memory_utilization", "enable_prefix_caching", "enforce_eager", "max_num_batched_tokens",
+            "enable_expert_parallel", "max_num_seqs", "enable_return_routed_experts", "weight_transfer_config",
+            "worker_extension_cls", "served_model_name", "language_model_only", "mm_processor_cache_gb",
+            "enable_lora", "max_lora_rank", "max_loras", "max_cpu_loras", "fully_sharded_loras",
+            "distributed_executor_backend",
+        )),
+    ],
     "request": [
         {"key": "generator.sampling_params.top_k", "param": "top_k"},
         {"key": "generator.sampling_params.temperature", "param": "temperature"},

@@ -77,6 +77,24 @@ PACK = {
     ],
     # Set by the framework from runtime state (the model path, quantisation overrides).
     "engine_unknown": ["model", "hf_overrides"],
+    # What vllm_async_server.launch_server passes on its own ("args"), under engine_kwargs.vllm
+    # (splatted last, so a key written there wins); those it sets from run-time state are unknown.
+    "passes": [
+        {"arg": "enable_sleep_mode", "key": "actor_rollout_ref.rollout.enable_sleep_mode"},
+        {"arg": "tensor_parallel_size", "key": "actor_rollout_ref.rollout.tensor_model_parallel_size"},
+        {"arg": "distributed_executor_backend", "value": "mp"},
+        # Expert parallelism (rollout.expert_parallel_size > 1), multi-node launches, LoRA, MTP.
+        *({"arg": name} for name in (
+            "enable_expert_parallel", "data_parallel_size", "data_parallel_size_local", "data_parallel_start_rank",
+            "data_parallel_address", "data_parallel_rpc_port", "nnodes", "node_rank", "master_addr", "master_port",
+            "enable_lora", "max_loras", "max_lora_rank", "fully_sharded_loras", "speculative_config",
+            "compilation_config", "dtype", "load_format", "max_model_len", "max_num_seqs", "enable_chunked_prefill",
+            "max_num_batched_tokens", "enable_prefix_caching", "gpu_memory_utilization", "disable_log_stats", "seed",
+            "quantization", "scheduling_policy", "served_model_name", "enable_return_routed_experts",
+            "limit_mm_per_prompt", "cuda_graph_sizes", "worker_extension_cls", "skip_tokenizer_init",
+            "trust_remote_code", "override_generation_config",
+        )),
+    ],
     "request": [
         {"key": "actor_rollout_ref.rollout.top_k", "param": "top_k"},
         {"key": "actor_rollout_ref.rollout.temperature", "param": "temperature"},
@@ -90,6 +108,9 @@ PACK = {
         "actor_rollout_ref.rollout.temperature": 1.0,
         "actor_rollout_ref.rollout.top_p": 1,
         "actor_rollout_ref.rollout.enforce_eager": False,
+        # RolloutConfig's own defaults (verl/workers/config/rollout.py, rollout/rollout.yaml).
+        "actor_rollout_ref.rollout.enable_sleep_mode": True,
+        "actor_rollout_ref.rollout.tensor_model_parallel_size": 2,
         "actor_rollout_ref.rollout.val_kwargs.top_k": -1,
         "actor_rollout_ref.rollout.val_kwargs.temperature": 0,
         "trainer.val_before_train": True,
