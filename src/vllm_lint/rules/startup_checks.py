@@ -310,6 +310,8 @@ class Arguments:
             if name in self.cli:
                 value, origin = self.cli[name]
                 return UNKNOWN if value is UNKNOWN else Known(value, origin)
+            if not name.startswith("_") and name in self.facts.fields and self.facts.fields[name] is UNKNOWN:
+                return UNKNOWN  # a channel may set it (the checker asks which would undo a finding)
             return UNKNOWN if self.facts.open else ABSENT
         if self.facts.source == "framework":
             return self._framework_fact(name)
