@@ -804,3 +804,28 @@ def test_a_value_in_a_toml_inline_table_is_located_where_it_is_written(capsys, t
     main(["check", "--target-version", "0.33", "--fix", "--quiet", str(config)])
     capsys.readouterr()
     assert config.read_text() == INLINE_TABLE.replace('"raw_logprobs"', '"processed_logprobs"')
+
+
+# ------------------------------------------------------------------ start-up checks
+
+
+def test_the_settings_a_start_up_check_read_are_listed_as_it_read_them(capsys):
+    """VLM404 reads enable_sleep_mode too: the default it read is listed, marked with the code."""
+    engine = only(capsys, str(ROOT / "testdata/python/startup_checks.py:24"), "--target-version", "0.34")
+    assert engine["findings"] == ["VLM404"]
+    assert engine["settings"]["enable_sleep_mode"] == {
+        "state": "default", "value": False, "from": "vLLM 0.34's default", "read_by": ["VLM404"],
+    }
+    assert engine["settings"]["checkpoint_prepare_on_startup"]["read_by"] == ["VLM404"]
+    _, out, _ = explain(capsys, str(ROOT / "testdata/python/startup_checks.py:24"), "--target-version", "0.34")
+    assert "vLLM 0.34's default; read by VLM404" in out
+
+
+def test_a_framework_launch_lists_what_the_framework_passes_to_a_start_up_check(capsys):
+    found = engines(capsys, str(ROOT / "testdata/frameworks/verl/run_startup_checks.sh:22"), "--target-version", "0.34")
+    assert [engine["findings"] for engine in found] == [["VLM404"]]
+    sleep = found[0]["settings"]["enable_sleep_mode"]
+    assert (sleep["state"], sleep["value"], sleep["read_by"]) == ("known", False, ["VLM404"])
+    # A clean launch reads nothing extra: no start-up finding, no rows added for one.
+    clean = engines(capsys, str(ROOT / "testdata/frameworks/verl/run_startup_checks.sh:9"), "--target-version", "0.34")
+    assert clean[0]["findings"] == [] and "enable_sleep_mode" not in clean[0]["settings"]

@@ -53,6 +53,8 @@ class Finding:
     in_no_release: bool = False
     # VLM4xx: the engine arguments the check read that are written (``name`` or ``name.key``).
     settings: tuple = ()
+    # VLM4xx: every engine argument the check read, written or not (``vllm-lint explain``).
+    reads: tuple = ()
 
     @property
     def text(self) -> str:

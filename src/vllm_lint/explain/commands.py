@@ -7,10 +7,12 @@ from vllm_lint.explain.report import (
     EngineReport,
     Explainer,
     Where,
+    add_checked_settings,
     engine_report,
     launcher_name,
     note_assumptions,
     reported_codes,
+    reported_findings,
     source_of,
 )
 from vllm_lint.facts import EngineFacts, Known, reading
@@ -60,7 +62,9 @@ def command_reports(path: str, kind: str, result, resolver, where: Where, report
         lines = [ctx.source.position(w.start)[0] for w in written] + [ctx.source.position(w.end)[0] for w in written]
         if lines:
             report.line, report.end_line = min(lines), max(lines)
-        report.findings = reported_codes(check_facts([engine], [], record_version), reported)
+        engine_findings = check_facts([engine], [], record_version)
+        report.findings = reported_codes(engine_findings, reported)
+        add_checked_settings(report, engine, record_version, reported_findings(engine_findings, reported), explainer, why.field)
         reports.append(report)
     reports.sort(key=lambda r: (r.line, r.end_line))
     return reports

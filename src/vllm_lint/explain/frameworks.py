@@ -6,6 +6,7 @@ from vllm_lint.explain.report import (
     EngineReport,
     Explainer,
     Where,
+    add_checked_settings,
     engine_report,
     json_value,
     note_assumptions,
@@ -47,13 +48,16 @@ def framework_reports(built_engines: list, where: Where, reported: set) -> list[
         defaults.apply(report, explainer)
         note_assumptions(report.settings, engine)
         report.framework = pack.name
+        engine_findings = check_facts([engine], [], target)
         report.findings = sorted(
             {
                 f.code
-                for f in check_facts([engine], [], target) + check_facts([], built.requests, target)
+                for f in engine_findings + check_facts([], built.requests, target)
                 if any(code == f.code for code, _, _ in reported)
             }
         )
+        checked = [f for f in engine_findings if any(code == f.code for code, _, _ in reported)]
+        add_checked_settings(report, engine, target, checked, explainer, why.field)
         for request, decided in zip(built.requests, built.request_decided):
             settings = request_settings(request, explainer, _FrameworkReasons(built, decided).field, target)
             defaults.apply_request(settings, request, decided)

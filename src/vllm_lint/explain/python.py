@@ -10,11 +10,13 @@ from vllm_lint.explain.report import (
     EngineReport,
     Explainer,
     Where,
+    add_checked_settings,
     engine_report,
     json_value,
     launcher_name,
     note_assumptions,
     reported_codes,
+    reported_findings,
     request_settings,
     source_of,
 )
@@ -90,7 +92,9 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
             report.built_at = where.location(built_path, span.line, span.col)
         if engine.via:
             report.called_from = [explainer.step(step) for step in engine.via]
-        report.findings = reported_codes(check_facts([engine], [], version), reported)
+        engine_findings = check_facts([engine], [], version)
+        report.findings = reported_codes(engine_findings, reported)
+        add_checked_settings(report, engine, version, reported_findings(engine_findings, reported), explainer, why.engine_field)
         if engine.releases is not None:
             _guarded(report, engine, version, version_source)
         for setting in report.settings.values():

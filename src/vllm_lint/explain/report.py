@@ -332,6 +332,13 @@ def _setting_rows(heading: str, settings: dict) -> list[tuple[str, str, str, str
 
 def _setting_columns(setting: dict) -> tuple[str, str, str]:
     """(state, value, where/why) of one setting for the text table."""
+    state, value, where = _setting_state_columns(setting)
+    if setting.get("read_by"):
+        where = f"{where}; read by {', '.join(setting['read_by'])}" if where else f"read by {', '.join(setting['read_by'])}"
+    return state, value, where
+
+
+def _setting_state_columns(setting: dict) -> tuple[str, str, str]:
     state = setting["state"]
     if state == "known":
         return state, _shown(setting["value"]), origin_text(setting)
@@ -444,6 +451,10 @@ def reported_codes(facts_findings, reported: set) -> list[str]:
     return sorted({f.code for f in facts_findings if (f.code, f.span.line, f.span.col) in reported})
 
 
+def reported_findings(facts_findings, reported: set) -> list:
+    return [f for f in facts_findings if (f.code, f.span.line, f.span.col) in reported]
+
+
 def engine_report(engine, version: Version, where: Where, explainer: Explainer, why_unknown, kind: str | None = None) -> EngineReport:
     from vllm_lint.launch.schema import keyword_releases, releases, schema_for
 
@@ -482,6 +493,36 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
     report.env[RUNNER_ENV_VAR] = env_setting(engine)
     report.runner = runner_of(engine, version)
     return report
+
+
+def add_checked_settings(report: EngineReport, engine, version: Version, findings, explainer: Explainer, why_unknown) -> None:
+    """The arguments each reported start-up check (VLM4xx) read, as it read them: the written
+    ones, those a framework passes on its own, and vLLM's defaults."""
+    from vllm_lint.rules.startup_checks import read_as_checked
+
+    for finding in findings:
+        if not finding.reads:
+            continue
+        for name, state, fact in read_as_checked(engine, version, finding.reads):
+            setting = report.settings.get(name)
+            if setting is None:
+                if isinstance(fact, Known):
+                    setting = explainer.known(fact)
+                    if state == "passed" and "origin" not in setting:
+                        setting["from"] = f"passed by {report.framework or 'the framework'} on its own"
+                elif state == "default":
+                    setting = explainer.setting(ABSENT, name, ENGINE_DEFAULTS, why_unknown)
+                    if "value" not in setting and fact is not UNKNOWN:
+                        # The start-up data records the default the check compared with.
+                        setting = {"state": "default", "value": json_value(fact), "from": f"vLLM {version.major}.{version.minor}'s default"}
+                elif state == "passed":
+                    setting = {"state": "unknown", "reason": f"{report.framework or 'the framework'} decides it at run time"}
+                else:
+                    setting = {"state": "unknown", "reason": why_unknown(name)}
+                report.settings[name] = setting
+            read_by = setting.setdefault("read_by", [])
+            if finding.code not in read_by:
+                read_by.append(finding.code)
 
 
 def note_assumptions(settings: dict, engine) -> None:

@@ -419,6 +419,32 @@ class Arguments:
         return given
 
 
+def read_as_checked(facts, version, names) -> list[tuple[str, str, object]]:
+    """The arguments a check read, as the checks read them: (name, state, value) with state
+    "known" (value a ``Known``), "passed" (the framework passes it: a ``Known`` or UNKNOWN),
+    "default" (vLLM's default, or UNKNOWN where the data has none) or "unknown"."""
+    data = _release_data(version)
+    if data is None:
+        return []
+    arguments = Arguments(facts, version, data)
+    if not arguments.usable:
+        return []
+    found = []
+    for name in names:
+        fact = arguments.fact(name)
+        if arguments._passed(name) is not None:
+            found.append((name, "passed", fact))
+        elif isinstance(fact, Known):
+            found.append((name, "known", fact))
+        elif fact is ABSENT:
+            entry = arguments.table.get(name, {})
+            default = entry.get("default", UNKNOWN)
+            found.append((name, "default", UNKNOWN if isinstance(default, dict) else default))
+        else:
+            found.append((name, "unknown", UNKNOWN))
+    return found
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -489,6 +515,7 @@ def check_for(code: str):
                 message = f"these arguments are rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
             finding = RULES_BY_CODE[code].finding(message, span, vllm_error=error)
             finding.settings = tuple(dict.fromkeys(f"{n}.{k}" if k else n for n, k in written))
+            finding.reads = tuple(dict.fromkeys(n for n, _ in read))
             yield from_other_file(finding, origin) if facts.source == "command-line" else finding
 
     return check
