@@ -18,7 +18,7 @@ python3 -m verl.trainer.main_ppo \
 python3 -m verl.trainer.main_ppo \
     actor_rollout_ref.model.path=$MODEL \
     actor_rollout_ref.rollout.name=vllm \
-    actor_rollout_ref.rollout.enable_sleep_mode=False \
+    +actor_rollout_ref.rollout.enable_sleep_mode=False \
     +actor_rollout_ref.rollout.engine_kwargs.vllm.checkpoint_prepare_on_startup=True  # expect: VLM404:5
 
 python3 -m verl.trainer.main_ppo \
@@ -30,5 +30,5 @@ python3 -m verl.trainer.main_ppo \
 python3 -m verl.trainer.main_ppo \
     actor_rollout_ref.model.path=$MODEL \
     actor_rollout_ref.rollout.name=sglang \
-    actor_rollout_ref.rollout.enable_sleep_mode=False \
+    +actor_rollout_ref.rollout.enable_sleep_mode=False \
     +actor_rollout_ref.rollout.engine_kwargs.vllm.checkpoint_prepare_on_startup=True
