@@ -3,6 +3,7 @@
 import asyncio
 
 from vllm import AsyncEngineArgs, EngineArgs, LLMEngine
+from vllm.entrypoints.openai.api_server import build_async_engine_client_from_engine_args
 from vllm.v1.engine.async_llm import AsyncLLM
 
 MODEL = "Qwen/Qwen3-8B"
@@ -40,6 +41,19 @@ late.enable_sleep_mode = False
 async def serve(model: str) -> AsyncLLM:
     args = AsyncEngineArgs(model=model, checkpoint_prepare_on_startup=True)  # expect: VLM404
     return AsyncLLM.from_engine_args(args)
+
+
+async def serve_openai(model: str) -> None:
+    """The OpenAI server's own engine client, built from the object."""
+    args = AsyncEngineArgs(model=model, tensor_parallel_size=2, enable_elastic_ep=True)  # expect: VLM401
+    async with build_async_engine_client_from_engine_args(args) as client:
+        await client.do_log_stats()
+
+
+async def serve_openai_sleeping(model: str) -> None:
+    args = AsyncEngineArgs(model=model, checkpoint_prepare_on_startup=True, enable_sleep_mode=True)
+    async with build_async_engine_client_from_engine_args(args) as client:
+        await client.reset_prefix_cache()
 
 
 def make_args(**overrides) -> EngineArgs:

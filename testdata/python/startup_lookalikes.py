@@ -22,8 +22,14 @@ def build_engine(args: EngineArgs) -> dict:
     return {"model": args.model, "prepare": args.checkpoint_prepare_on_startup}
 
 
+def build_async_engine_client_from_engine_args(args: EngineArgs) -> dict:
+    """The project's own client factory, named after vLLM's."""
+    return build_engine(args)
+
+
 settings = EngineArgs(model=MODEL, checkpoint_prepare_on_startup=True)
 build_engine(settings)
+client = build_async_engine_client_from_engine_args(EngineArgs(model=MODEL, checkpoint_prepare_on_startup=True))
 
 trt = LLM(model=MODEL, data_parallel_size=4)
 sglang_args = ServerArgs(model_path=MODEL, tp_size=2, enable_eplb=True, enable_elastic_ep=True)

@@ -68,6 +68,8 @@ class CallsMixin:
         func = self._eval(node.func)
         if isinstance(func, VllmClass):
             return self._construct(func.name, node)
+        if isinstance(func, symbols.VllmModule) and func.path.rsplit(".", 1)[-1] in symbols.ENGINE_ARGS_FUNCTIONS and node.args:
+            return self._engine_from_args_function(node)
         if isinstance(func, PartialObj):
             return self._construct(func.target.name, node, func)
         if isinstance(func, BoundMethod):
@@ -438,6 +440,20 @@ class CallsMixin:
                 partial.slots, partial.open = slots, open_
                 return partial
         self._args_escape(node)
+        return UNKNOWN
+
+    def _engine_from_args_function(self, node: ast.Call) -> object:
+        """``build_async_engine_client_from_engine_args(args)``: vLLM builds the engine from the
+        object as it is now (its client is not followed further)."""
+        args = self._eval(node.args[0])
+        for extra in node.args[1:]:
+            self._eval(extra)
+        for keyword in node.keywords:
+            self._eval(keyword.value)
+        if isinstance(args, ObjectArgs) and args.kind in symbols.ARGS_CONSTRUCTORS:
+            self._finalize_args(args, escaped=False)
+        else:
+            self._escape(args)
         return UNKNOWN
 
     def _environ_method(self, method: str, node: ast.Call) -> object:

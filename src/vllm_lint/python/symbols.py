@@ -14,6 +14,8 @@ ARGS_CONSTRUCTORS = frozenset({"EngineArgs", "AsyncEngineArgs"})
 CONFIG_CONSTRUCTORS = frozenset({"ModelConfig", "ParallelConfig", "SpeculativeConfig", "VllmConfig"})
 ENGINE_FACTORIES = frozenset({"LLM", "AsyncLLM", "AsyncLLMEngine", "LLMEngine"})
 REQUEST_CONSTRUCTORS = frozenset({"SamplingParams"})
+# Functions of vLLM that build an engine from an ``EngineArgs`` object (their first argument).
+ENGINE_ARGS_FUNCTIONS = frozenset({"build_async_engine_client_from_engine_args"})
 
 KNOWN_CLASSES = ENGINE_CONSTRUCTORS | ARGS_CONSTRUCTORS | CONFIG_CONSTRUCTORS | ENGINE_FACTORIES | REQUEST_CONSTRUCTORS
 
