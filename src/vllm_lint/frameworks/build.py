@@ -176,6 +176,10 @@ def _set_mapping(built: Built, tree: ConfigTree, name: str, key: str) -> None:
 def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> None:
     # Keys the framework pops from the mapping before the engine sees it.
     spec_except = {spec["prefix"]: spec.get("except", ()) for spec in pack.engine if "prefix" in spec}
+    reaches = {spec["prefix"]: spec.get("reaches", "engine-args") for spec in pack.engine if "prefix" in spec}
+    # Rendered as `vllm serve` options, a true boolean is the bare flag and a false one is
+    # left out (verl's build_cli_args_from_config): the argument keeps vLLM's default.
+    drops_false = reaches.get(prefix) == "serve-argv"
     whole = tree.get(prefix)
     if whole is not None and not isinstance(whole.value, dict):
         if whole.value is not None:
@@ -192,6 +196,11 @@ def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> Non
         if len(leaves) == 1 and leaves[0][0] == "":
             entry = leaves[0][1]
             if entry.value is None:
+                continue
+            if drops_false and entry.value is False:
+                built.engine.fields.pop(name, None)
+                built.engine.written.pop(name, None)
+                built.decided_by[("engine", name)] = (key, entry)
                 continue
             _set_engine(built, name, key, entry)
         else:

@@ -98,7 +98,7 @@ def render(name: str) -> str:
             extra = f" (except {', '.join(f'`{x}`' for x in popped)}, which the framework pops)" if popped else ""
             reaches = {
                 "engine-args": "the vLLM engine argument of the same name",
-                "serve-argv": "the `vllm serve` option of the same name (rendered as `--key value`: its parser rejects an unknown one)",
+                "serve-argv": "the `vllm serve` option of the same name (rendered as `--key value`, a true boolean as the bare flag and a false one left out: its parser rejects an unknown one)",
                 "serve-namespace": "the `vllm serve` argument of the same name (set on the parsed arguments: an unknown one is ignored)",
             }[entry.get("reaches", "engine-args")]
             out.append(f"- every key under `{entry['prefix']}` -> {reaches}{extra}")

@@ -9,7 +9,7 @@ A pack says how a framework maps its configuration to vLLM:
   A prefix's ``reaches`` says what vLLM checks its names against:
   ``"engine-args"`` (the default: ``LLM``/``EngineArgs`` keywords),
   ``"serve-argv"`` (rendered as ``vllm serve`` options, which its parser
-  rejects when unknown) or ``"serve-namespace"`` (set on the server's parsed
+  rejects when unknown; a true boolean is the bare flag, a false one is left out) or ``"serve-namespace"`` (set on the server's parsed
   arguments, where an unknown one is ignored);
 * ``request``: ``{"key": path, "param": name[, "null": value]}``, the sampling
   parameters every request gets (``null`` says what the framework makes of null);
