@@ -437,10 +437,41 @@ def test_python_argv_findings_point_at_the_list_string(tmp_path):
     assert result.findings[0].span.end_line is None  # not a call to add a keyword to: the list is edited
 
 
+ARRAY_LAUNCH = """\
+SERVER_ARGS=(
+    --port 8000  # the router's port
+    --return-sampling-mask
+)
+SERVER_ARGS+=(--logprobs-mode raw_logprobs)
+vllm serve Qwen/Qwen3-8B "${SERVER_ARGS[@]}"
+"""
+
+
+def test_an_array_the_script_assigns_expands_to_its_elements(tmp_path):
+    # Findings point into the array literal, where the value is written, and the fix edits it there.
+    assert found(lint_text(tmp_path, "serve.sh", ARRAY_LAUNCH)) == [(5, 15, "VLM105")]
+    facts = facts_of(tmp_path, ARRAY_LAUNCH.replace("raw_logprobs", "processed_logprobs"))
+    assert not facts.open and value(facts, "return_sampling_mask") is True and value(facts, "logprobs_mode") == "processed_logprobs"
+
+
+def test_an_array_of_words_the_script_decides_is_read_like_the_words_themselves(tmp_path):
+    unquoted = "ARGS=(--return-sampling-mask --logprobs-mode raw_logprobs)\nvllm serve m ${ARGS[@]}\n"
+    assert found(lint_text(tmp_path, "serve.sh", unquoted)) == [(1, 30, "VLM105")]
+    # $ARGS alone is the first element; an array declared with declare -a is the same array.
+    assert value(facts_of(tmp_path, 'declare -a M=(Qwen/Qwen3-8B x)\nvllm serve "$M" --return-sampling-mask'), "model") == "Qwen/Qwen3-8B"
+    # The script's own arguments kept in an array pass through as "$@" itself does.
+    passing = facts_of(tmp_path, 'ARGS=(--port 1 "$@")\nvllm serve m --return-sampling-mask "${ARGS[@]}"')
+    assert not passing.open and [a.channel for a in passing.assumed] == ['the arguments passed through at "$@", line 1,']
+    # Elements that split or glob further are not known as words.
+    assert facts_of(tmp_path, 'ARGS=("--port 1")\nvllm serve m --return-sampling-mask ${ARGS[@]}').open
+
+
 @pytest.mark.parametrize(
     "line",
     [
-        'ARGS=(--logprobs-mode processed_logprobs)\nvllm serve m --return-sampling-mask "${ARGS[@]}"',
+        # An array one branch extends: its elements are not known.
+        'ARGS=(--port 1)\nif [ -n "$X" ]; then ARGS+=(--logprobs-mode processed_logprobs); fi\nvllm serve m --return-sampling-mask "${ARGS[@]}"',
+        'ARGS=(--port 1)\nARGS[1]=--logprobs-mode\nvllm serve m --return-sampling-mask "${ARGS[@]}"',  # an element set
         "vllm serve m --return-sampling-mask $EXTRA",
         "vllm serve m --return-sampling-mask $PORT",  # where a flag stands: any number of words
         "vllm serve m --return-sampling-mask `extra-flags`",

@@ -10,8 +10,8 @@ SERVER_ARGS=(
   --port 8000
   --max-model-len 16384  # don't go higher: KV cache
 )
-# Expanded arrays may hold any flag: what comes before them is unknown.
-vllm serve Qwen/Qwen3-8B "${SERVER_ARGS[@]}" --return-sampling-mask
+# The array is expanded to the words assigned above; no comment in it is a flag.
+vllm serve Qwen/Qwen3-8B "${SERVER_ARGS[@]}" --return-sampling-mask  # expect: VLM105
 
 NUM_GPUS=$(nvidia-smi -L | wc -l  # one line per device, that's all
 )

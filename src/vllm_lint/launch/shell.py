@@ -8,7 +8,9 @@ author plainly means it (``Reading``, unless the strict reading is chosen):
 ``"value"`` for a ``$VAR``/``$(cmd)`` that is one value where one value stands,
 ``"pass-through"`` for the script's own arguments (``"$@"``, ``${@:2}``; in a
 function only when every call passes the script's arguments on).  A value
-computed by ``$((...))`` is one word (``ONE_WORD``).  Control structures are
+computed by ``$((...))`` is one word (``ONE_WORD``).  An array the script
+assigns (``ARGS=( ... )``, ``ARGS+=( ... )``) holds the words its elements
+expand to (``ArrayValue``), and ``"${ARGS[@]}"`` expands to them.  Control structures are
 followed far enough for a must-analysis: branches are joined (a variable
 keeps its value only when every branch agrees), loops forget what they
 assign, ``source``/``eval`` forget everything, subshells and pipeline
@@ -20,6 +22,7 @@ script does not set is taken as unset.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +35,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>]+")  # a run of characters that need no attention
 _PLAIN_QUOTED = re.compile(r'[^"\\$`]+')
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+_ELEMENT_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=")
 _SPECIAL = "@*#?$!-0123456789"
 OPERATORS = ("&&", "||", ";;&", ";;", ";&", "|&", "&>>", "&>", "<<<", "<<-", "<<", ">>", "<&", ">&", "<>", ">|", "|", "&", ";", "(", ")", "<", ">")
 REDIRECTIONS = frozenset({"&>>", "&>", "<<<", "<<-", "<<", ">>", "<&", ">&", "<>", ">|", "<", ">"})
@@ -75,6 +79,12 @@ class Unknown:
     empty: bool = False  # expands to nothing (a comment in backticks)
     many: bool = False  # "${ARRAY[@]}": several words even when quoted
     arguments: bool = False  # "${@:2}": the positional parameters
+    array: str | None = None  # "${NAME[@]}": the array it expands
+    elements: list | None = None  # NAME=( ... ): the words of the array literal
+
+
+class ArrayValue(tuple):
+    """A shell array's elements as the words they expanded to when it was assigned."""
 
 # A variable whose value is unknown but one word without blanks (``$((30000 + rank))``).
 ONE_WORD = type("OneWord", (), {"__repr__": lambda self: "ONE_WORD"})()
@@ -143,11 +153,11 @@ class _Builder:
         self.parts.append(Lit("", [], True))
 
 
-def lex(text: str) -> list:
-    """Tokens of a script: RawWord, Op, Newline.  Raises ShellSyntaxError."""
+def lex(text: str, start: int = 0, stop: int | None = None) -> list:
+    """Tokens of a script (of ``text[start:stop]``): RawWord, Op, Newline.  Raises ShellSyntaxError."""
     tokens: list = []
-    i = 0
-    n = len(text)
+    i = start
+    n = len(text) if stop is None else stop
     word: _Builder | None = None
     heredocs: list[tuple[str, bool]] = []
     expect_delimiter: bool | None = None  # after << / <<-: the next word is a delimiter
@@ -223,7 +233,7 @@ def lex(text: str) -> list:
         if c in ";&|()<>":
             if c == "(" and word is not None and _ASSIGNMENT.fullmatch(word.parts[0].text if word.parts and isinstance(word.parts[0], Lit) else ""):
                 end = _matching(text, i, "(", ")")  # an array assignment: NAME=(...)
-                word.parts.append(Unknown(True, i, split=False))
+                word.parts.append(Unknown(True, i, split=False, elements=_array_elements(text, i + 1, end)))
                 i = end + 1
                 continue
             if c in "<>" and i + 1 < n and text[i + 1] == "(":
@@ -250,6 +260,22 @@ def lex(text: str) -> list:
         i = end
     finish(n)
     return tokens
+
+
+def _array_elements(text: str, start: int, end: int) -> list | None:
+    """The words of an array literal; None when it holds more than words (``[i]=x``, operators)."""
+    try:
+        tokens = lex(text, start, end)
+    except ShellSyntaxError:
+        return None
+    elements = []
+    for token in tokens:
+        if isinstance(token, Newline):
+            continue
+        if not isinstance(token, RawWord) or token.plain_prefix().startswith("["):
+            return None
+        elements.append(token)
+    return elements
 
 
 def _skip_heredocs(text: str, i: int, heredocs: list[tuple[str, bool]]) -> int:
@@ -404,7 +430,8 @@ _BRACED = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(?:(:?[-=+?])(.
 
 def _braced(inner: str, quoted: bool, start: int):
     if re.search(r"\[[@*]\]", inner) and not inner.startswith("#"):
-        return Unknown(quoted, start, many=True)  # an array's elements
+        name = inner[:-3] if inner.endswith("[@]") and _NAME.fullmatch(inner[:-3]) else None
+        return Unknown(quoted, start, many=True, array=name)  # an array's elements
     if inner.startswith("@:") or (inner.startswith("*:") and not quoted):
         return Unknown(quoted, start, many=True, arguments=True)  # ${@:2}: some of the script's arguments
     match = _BRACED.match(inner)
@@ -487,7 +514,7 @@ _MISSING = object()
 
 def env_value(value: object) -> object:
     """A variable's value as the environment holds it: text, ABSENT or UNKNOWN."""
-    return UNKNOWN if value is ONE_WORD else value
+    return UNKNOWN if value is ONE_WORD or isinstance(value, ArrayValue) else value
 
 
 def join(states: list[ShellState]) -> ShellState:
@@ -598,6 +625,10 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
         arguments = (isinstance(part, Var) and (part.name == "@" or (part.name == "*" and not part.quoted))) or (
             isinstance(part, Unknown) and part.arguments
         )
+        if isinstance(part, Unknown) and part.array and all(isinstance(p, Lit) and not p.text for p in raw.parts if p is not part):
+            elements = _array_words(state.lookup(part.array), part.quoted)
+            if elements is not None:
+                return elements
         if arguments or (isinstance(part, Unknown) and part.many):
             # "$@" / $@ / $* / "${ARRAY[@]}": any number of words (none at all: "$@" alone
             # is no word when there are no arguments).
@@ -648,11 +679,25 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
     return words
 
 
+def _array_words(value: object, quoted: bool) -> list[Word] | None:
+    """The words ``"${NAME[@]}"`` expands to, when NAME holds an array the script assigned;
+    unquoted, only when no element would split further."""
+    if not isinstance(value, ArrayValue):
+        return None
+    if not quoted and any(word.text is not None and any(ch in word.text for ch in " \t\n*?[") for word in value):
+        return None
+    return [copy.copy(word) for word in value]
+
+
 def _var_value(part: Var, state: ShellState) -> object:
     name = part.name
     if name in ("@", "*") or name.isdigit() or name in "#?$!-":
         return UNKNOWN
     value = state.lookup(name)
+    if isinstance(value, ArrayValue):
+        # $NAME of an array is its first element.
+        value = ("" if not value else value[0].text) if not value or not value[0].open else None
+        value = UNKNOWN if value is None else value
     op = part.op
     if op == "":
         return value
@@ -741,7 +786,7 @@ def _assigned_names(tokens: list, lo: int, hi: int) -> set[str]:
     for token in tokens[lo:hi]:
         if isinstance(token, RawWord):
             literal = token.plain_prefix()
-            match = _ASSIGNMENT.match(literal)
+            match = _ASSIGNMENT.match(literal) or _ELEMENT_ASSIGNMENT.match(literal)
             if match:
                 names.add(match.group(1))
             if previous in ("export", "unset", "read", "local", "declare", "typeset", "readonly", "for", "select"):
@@ -971,6 +1016,10 @@ class Interpreter:
                 if match:
                     assignments.append((match.group(1), token, match.end()))
                     continue
+                element = _ELEMENT_ASSIGNMENT.match(token.plain_prefix())
+                if element:
+                    self.state.vars[element.group(1)] = UNKNOWN  # NAME[i]=value changes an array
+                    continue
             words.append(token)
             at_start = False
         flush(None)
@@ -1080,7 +1129,7 @@ class Interpreter:
         state = self.state
         if not raws:
             for name, raw, skip in assignments:
-                state.assign(name, assignment_value(raw, skip, state))
+                state.assign(name, self._value(name, raw, skip))
             return
         name = raws[0].literal()
         if name in ASSIGNING_BUILTINS:
@@ -1134,6 +1183,30 @@ class Interpreter:
         last = self.mapper(raws[-1].end - 1)
         self.on_command(Command(words, env, env_open, start, last + 1 if last >= 0 else start))
 
+    def _value(self, name: str, raw: RawWord, skip: int, append: bool | None = None) -> object:
+        """The value ``NAME=value``, ``NAME+=value`` or ``NAME=( ... )`` gives NAME."""
+        state = self.state
+        if append is None:
+            append = raw.plain_prefix()[skip - 2 : skip] == "+="
+        elements = raw.parts[-1].elements if len(raw.parts) == 2 and isinstance(raw.parts[-1], Unknown) else None
+        if elements is not None:
+            frame = self._top("function")
+            script_arguments = frame is None or self._passes_arguments_on(frame.name or "")
+            words: list[Word] = []
+            for element in elements:
+                words.extend(expand(element, state, self.mapper, self.multiline, script_arguments))
+            current = state.lookup(name)
+            if append:
+                if not isinstance(current, ArrayValue):
+                    return UNKNOWN
+                return ArrayValue((*current, *words))
+            return ArrayValue(words)
+        value = assignment_value(raw, skip, state)
+        if append:
+            current = state.lookup(name)
+            return current + value if isinstance(current, str) and isinstance(value, str) else UNKNOWN
+        return value
+
     def _passes_arguments_on(self, name: str) -> bool:
         """Every call of function ``name`` in the script passes it the script's own arguments
         (``main "$@"``) or none: its ``$@`` is then the script's."""
@@ -1180,11 +1253,7 @@ class Interpreter:
                 continue
             match = _ASSIGNMENT.match(literal)
             if match:
-                value = assignment_value(raw, match.end(), state)
-                if match.group(2):  # NAME+=value
-                    current = state.lookup(match.group(1))
-                    value = current + value if isinstance(current, str) and isinstance(value, str) else UNKNOWN
-                state.assign(match.group(1), value, export=export)
+                state.assign(match.group(1), self._value(match.group(1), raw, match.end(), bool(match.group(2))), export=export)
                 continue
             plain = raw.literal()
             if plain and _NAME.fullmatch(plain):
