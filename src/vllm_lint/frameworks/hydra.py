@@ -7,7 +7,8 @@ A config's defaults list names other configs to compose with it, in order:
 * ``- group: option`` / ``- /group@pkg: option`` / ``- ../group@pkg: option``:
   the file ``group/option.yaml`` (relative to this config's folder, or to the
   config root with a leading ``/``), merged at ``pkg`` below this config's
-  package, or at the group's own path when no ``@pkg`` is given;
+  package, or at the group's own path when no ``@pkg`` is given; ``@_here_``
+  is this config's own package and ``@_global_`` the root;
 * ``- override group: option`` replaces an earlier choice of that group;
 * ``- _self_``: where this config's own keys are merged (last when absent).
 
@@ -155,8 +156,12 @@ def _same_group(a: Choice, b: Choice) -> bool:
 
 
 def _join(package: str, relative: str) -> str | None:
+    if relative == "_here_":
+        return package  # the package of the config that lists it
+    if relative == "_global_" or relative.startswith("_global_."):
+        return relative[len("_global_.") :]  # from the root
     if relative.startswith("_"):
-        return None  # _global_, _here_, _group_, _name_: not followed
+        return None  # _group_, _name_ (Hydra 1.0): not followed
     return ".".join(part for part in (package, relative) if part)
 
 
