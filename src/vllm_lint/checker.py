@@ -73,6 +73,9 @@ def check_facts(
                     on_path = _on_every_path([list(rule.check(alt, release)) for alt in alternatives], request.anchor)
                     if on_path and request.engine.assumed:
                         _say_assumptions(on_path, request.engine.assumed, _request_without, rule, request, release)
+                    if request.set_in is not None:
+                        for finding in on_path:
+                            finding.message += f" (the SamplingParams is built in {request.set_in[0]}, line {request.set_in[1]})"
                     found += on_path
             per_release.append(found)
         add(_in_every_release(per_release, releases))

@@ -328,6 +328,9 @@ class RequestFacts:
     fields: dict[str, Fact] = field(default_factory=dict)
     written: dict[str, Origin] = field(default_factory=dict)
     open: bool = False
+    # A SamplingParams built in another file (a base class of another module keeps it on
+    # ``self``): (that file, the line it is built on); the request is reported at ``anchor``.
+    set_in: tuple[str, int] | None = None
 
     def get(self, name: str) -> Fact:
         if name in self.fields:

@@ -100,11 +100,34 @@ def needs_analysis(source: bytes, path: str | None) -> bool:
         return project_modules().imports_relevant_module(path, source, _mentions_setting)
     if mentions_setting:
         return project_modules().imports_relevant_module(path, source, _mentions_vllm)
+    if _sends_through_self(source):
+        # A subclass whose methods send requests through an engine its base class, in another
+        # project module, keeps on ``self``: the file need not name vLLM or a setting at all.
+        return project_modules().imports_relevant_module(path, source, _keeps_replay_engine)
     return False
 
 
 def _mentions_vllm(text: bytes) -> bool:
     return b"vllm" in text
+
+
+_SELF_REQUEST = re.compile(rb"self\.\w+\.(?:generate|chat|add_request)\(")
+_REQUEST_CALLS = (b".generate(", b".chat(", b".add_request(")
+
+
+def _sends_through_self(source: bytes) -> bool:
+    """A class with a base that sends a request through an attribute of ``self``
+    (``self.llm.generate(``); the pattern runs only on files with such a call at all."""
+    return (
+        b"class " in source
+        and any(call in source for call in _REQUEST_CALLS)
+        and _SELF_REQUEST.search(source) is not None
+    )
+
+
+def _keeps_replay_engine(text: bytes) -> bool:
+    """A module that builds a vLLM engine with a replay setting (a base class that keeps it on ``self``)."""
+    return b"vllm" in text and _mentions_setting(text)
 
 
 def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, version_source: str = "") -> list[Finding]:

@@ -94,7 +94,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._request_keys: set[tuple[int, int]] = set()
         self._created_args: dict[int, ObjectArgs] = {}
         self._pending_functions: list[tuple[ast.AST, Scope]] = []
-        self._class_attrs: dict[tuple[int, str], list[object]] = {}
+        # Per (class, attribute): (the method that binds it, or None, the value), one per binding.
+        self._class_attrs: dict[tuple[int, str], list[tuple[str | None, object]]] = {}
         self._pending_self_requests: list[tuple[object, object]] = []
         self._self_escaped: set[tuple[int, str]] = set()
         self.dict_feeds: dict[int, int] = {}
@@ -650,7 +651,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         base_node = target.value
         if isinstance(base_node, ast.Name) and base_node.id == "self" and self.scope.class_node is not None:
             key = (id(self.scope.class_node), target.attr)
-            self._class_attrs.setdefault(key, []).append(value)
+            method = getattr(self.scope.node, "name", None)
+            self._class_attrs.setdefault(key, []).append((method, value))
             if isinstance(value, (DictObj, ListObj)):
                 # Followed in this method until another method may run (``self.model_args["k"] = v``).
                 self.state.names[SELF_SHADOW + target.attr] = value

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
+import os
 
 import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts, Trace, join_engines, moved
@@ -16,11 +18,13 @@ from vllm_lint.python.state import (
 )
 from vllm_lint.python.symbols import VllmClass
 from vllm_lint.python.values import (
+    ClassRef,
     DictObj,
     EngineObj,
     ListObj,
     ObjectArgs,
     PartialObj,
+    ProjectModule,
     Slot,
     VllmConfigObj,
     same_constant,
@@ -293,9 +297,15 @@ class EnginesMixin:
         if sampling is None or engine.facts is None:
             return
         if isinstance(sampling, SelfAttribute):
-            self._pending_self_requests.append((engine, sampling))
+            self._pending_self_requests.append((engine, sampling, self._request_site(method, node)))
             return
         self._record_requests(engine.facts, sampling)
+
+    def _request_site(self, method: str, node: ast.Call) -> tuple[str | None, object]:
+        """Where a request that reads ``self``'s attributes is written: the file (None: this one)
+        and the span of its sampling-params argument."""
+        argument = self._sampling_argument(method, node)
+        return self._foreign_path, span_of(argument if argument is not None else node)
 
     def _record_requests(self, engine: EngineFacts, value: object) -> None:
         candidates = value.elems if isinstance(value, ListObj) else [value]
@@ -317,48 +327,140 @@ class EnginesMixin:
         sampling = self._sampling_value(node.func.attr, node)
         if sampling is not None and self.scope.class_node is not None:
             engine = SelfAttribute(id(self.scope.class_node), node.func.value.attr)
-            self._pending_self_requests.append((engine, sampling))
+            self._pending_self_requests.append((engine, sampling, self._request_site(node.func.attr, node)))
         return UNKNOWN
 
     def _self_attribute(self, value: object) -> object:
-        """``self.x`` of a class whose methods bind ``x`` exactly once."""
+        """``self.x`` of a class whose methods (with those of the classes it derives from, in this
+        module or another project module) bind ``x`` exactly once.  A value bound in another
+        module comes as ``Foreign``."""
         if isinstance(value, SelfAttribute):
             lineage = self._lineage(value.class_id)
-            bound = [b for class_id in lineage for b in self._class_attrs.get((class_id, value.attr), [])]
-            if any(isinstance(b, EngineObj) for b in bound):
-                bound = [b for b in bound if b is not None]  # ``self.llm = None`` sends no request
-            if len(bound) > 1 and all(isinstance(b, EngineObj) for b in bound):
-                return join_engine_objects(bound)  # built in several places: each is possible
-            if len(bound) != 1:
+            bound = [
+                (owner, method_value)
+                for owner, class_id, cut in lineage
+                for method, method_value in owner._class_attrs.get((class_id, value.attr), [])
+                if method not in cut
+            ]
+            if any(isinstance(b, EngineObj) for _, b in bound):
+                bound = [(o, b) for o, b in bound if b is not None]  # ``self.llm = None`` sends no request
+            values = [b for _, b in bound]
+            if len(values) > 1 and all(isinstance(b, EngineObj) for b in values):
+                return join_engine_objects(values)  # built in several places: each is possible
+            if len(values) != 1:
                 return UNKNOWN
-            if isinstance(bound[0], ObjectArgs) and any((c, value.attr) in self._self_escaped for c in lineage):
-                return UNKNOWN  # changed or handed to unknown code somewhere in the class
-            return bound[0]
+            owner, found = bound[0]
+            if isinstance(found, ObjectArgs):
+                if any((class_id, value.attr) in o._self_escaped for o, class_id, _ in lineage):
+                    return UNKNOWN  # changed or handed to unknown code somewhere in the class
+                if owner is not self:
+                    return Foreign(found, owner.path) if owner.path else UNKNOWN
+            return found
         return value
 
-    def _lineage(self, class_id: int) -> list[int]:
-        """A class and the classes of this module it derives from: the methods that may bind
-        ``self``'s attributes for its methods."""
-        classes = {id(c): c for c in self.summary.classes}
-        by_name: dict[str, list] = {}
-        for candidate in self.summary.classes:
-            by_name.setdefault(candidate.name, []).append(candidate)
-        found = [class_id]
-        pending = [classes.get(class_id)]
+    def _lineage(self, class_id: int) -> list[tuple[object, int, frozenset]]:
+        """A class and the classes it derives from, in this module or in other project modules:
+        the methods that may bind ``self``'s attributes for its methods.  Each as (the analysis
+        of its module, the class, the methods a class below it overrides without calling the
+        overridden one: their bindings never happen on these instances)."""
+        start = next((c for c in self.summary.classes if id(c) == class_id), None)
+        found: list[tuple[object, int, frozenset]] = [(self, class_id, frozenset())]
+        seen = {class_id}
+        pending = [(self, start, frozenset())] if start is not None else []
         while pending:
-            node = pending.pop()
-            if node is None:
-                continue
+            owner, node, cut = pending.pop(0)
+            below = cut | _overridden_without_super(node)
             for base in node.bases:
-                name = base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)
-                for parent in by_name.get(name, []):
-                    if id(parent) not in found and len(found) < 16:
-                        found.append(id(parent))
-                        pending.append(parent)
+                for parent_owner, parent in owner._base_classes(base):
+                    if id(parent) not in seen and len(found) < 16:
+                        seen.add(id(parent))
+                        found.append((parent_owner, id(parent), below))
+                        pending.append((parent_owner, parent, below))
         return found
 
+    def _base_classes(self, base: ast.AST) -> list[tuple[object, ast.ClassDef]]:
+        """The classes a base expression of a class of this module names: one of this module
+        (by name), or one imported from another project module (with that module's analysis)."""
+        name = base.id if isinstance(base, ast.Name) else getattr(base, "attr", None)
+        local = [c for c in self.summary.classes if c.name == name]
+        if local:
+            return [(self, c) for c in local]
+        if self.project is None or self.module_scope.final is None:
+            return []
+        if isinstance(base, ast.Name):
+            ref = self.module_scope.final.names.get(base.id)
+        elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+            module = self.module_scope.final.names.get(base.value.id)
+            ref = self.project.name(module.path, base.attr) if isinstance(module, ProjectModule) else None
+        else:
+            ref = None
+        if not isinstance(ref, ClassRef) or not ref.path or not isinstance(ref.node, ast.ClassDef):
+            return []
+        owner = self.project.analysis_of(ref.path)
+        return [(owner, ref.node)] if owner is not None else []
+
     def _resolve_self_requests(self) -> None:
-        for engine, sampling in self._pending_self_requests:
+        for engine, sampling, (written_in, span) in self._pending_self_requests:
             engine = self._self_attribute(engine)
-            if isinstance(engine, EngineObj) and engine.facts is not None:
-                self._record_requests(engine.facts, self._self_attribute(sampling))
+            if not isinstance(engine, EngineObj) or engine.facts is None:
+                continue
+            sampling = self._self_attribute(sampling)
+            if isinstance(sampling, Foreign):
+                if written_in is None:  # the request is written here: reported here
+                    self._record_foreign_request(engine.facts, sampling, span)
+                continue
+            self._record_requests(engine.facts, sampling)
+
+    def _record_foreign_request(self, engine: EngineFacts, sampling: Foreign, span) -> None:
+        """A ``SamplingParams`` another module's class keeps on ``self``, sent by a method of this
+        one: reported at the request's argument here, and says where it is built."""
+        candidate = sampling.value
+        if candidate.kind != "SamplingParams":
+            return
+        key = (id(candidate.node), id(engine), span)  # one per request written here
+        if key in self._request_keys:
+            return
+        self._request_keys.add(key)
+        request = RequestFacts(anchor=span, engine=engine, open=candidate.open)
+        shown = os.path.relpath(sampling.path, os.path.dirname(os.path.abspath(self.path))) if self.path else sampling.path
+        request.set_in = (shown.replace(os.sep, "/"), candidate.anchor.line)
+        for name, slot in candidate.slots.items():
+            origin = slot.origin
+            if origin is not None and origin.path is None:
+                origin = dataclasses.replace(origin, path=sampling.path)
+            request.fields[name] = slot_fact(slot.value, origin)
+            if origin is not None:
+                request.written[name] = origin
+        self.requests.append(request)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Foreign:
+    """A ``SamplingParams`` bound on ``self`` by a class of another project module."""
+
+    value: ObjectArgs
+    path: str
+
+
+def _overridden_without_super(node: ast.ClassDef) -> frozenset:
+    """The methods a class defines without calling the implementation it overrides
+    (``super().__init__(...)``, ``Base.__init__(self, ...)``)."""
+    names = set()
+    for stmt in node.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _calls_overridden(stmt):
+            names.add(stmt.name)
+    return frozenset(names)
+
+
+def _calls_overridden(method: ast.AST) -> bool:
+    for child in ast.walk(method):
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr == method.name:
+            owner = child.func.value
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+                return True
+            root = owner
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id != "self":
+                return True  # ``Base.__init__(self, ...)``, ``nn.Module.__init__(self)``
+    return False

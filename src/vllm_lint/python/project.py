@@ -36,6 +36,8 @@ class ProjectModules:
         # and the engines its own analysis found.
         self._scopes: dict[str, object] = {}
         self._engines: dict[str, list] = {}
+        # Per analysed module: its analysis (what its classes bind on ``self``, for subclasses elsewhere).
+        self._analyses: dict[str, object] = {}
         # Per analysed module: how many readers each of its dicts has (the fixer asks, across files).
         self._feeds: dict[str, dict[int, int]] = {}
 
@@ -152,6 +154,7 @@ class ProjectModules:
             analysis = analyze_module(tree, path=path, project=self)
             self._scopes[path] = analysis.module_scope
             self._engines[path] = analysis.engines
+            self._analyses[path] = analysis
             self._feeds[path] = analysis.dict_feeds
             final = analysis.module_scope.final
             result = {name: relocate(value, path) for name, value in final.names.items()} if final else None
@@ -166,6 +169,11 @@ class ProjectModules:
         """The module scope of an analysed project module (None when it could not be analysed)."""
         self.exports(path)
         return self._scopes.get(os.path.abspath(path))
+
+    def analysis_of(self, path: str) -> object:
+        """The analysis of a project module (None when it could not be analysed)."""
+        self.exports(path)
+        return self._analyses.get(os.path.abspath(path))
 
     def engines_of(self, path: str) -> list:
         """The engines a project module's own analysis found."""
@@ -189,7 +197,7 @@ class ProjectModules:
             self._texts.pop(path, None)
         else:
             self._texts[path] = data
-        for cache in (self._exports, self._scopes, self._engines, self._feeds):
+        for cache in (self._exports, self._scopes, self._engines, self._feeds, self._analyses):
             cache.clear()
 
     def name(self, path: str, name: str) -> object:

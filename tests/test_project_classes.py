@@ -1,0 +1,92 @@
+"""Engines and requests a project base class of another module keeps on ``self``, seen by its
+subclasses' methods; and the prefilter that lets such a subclass module through."""
+
+from __future__ import annotations
+
+import ast
+
+from fixtures import TESTDATA
+from vllm_lint.python import analyze_tree, needs_analysis
+from vllm_lint.versions import NEWEST_VERSION
+
+ROLLOUT = TESTDATA / "python" / "rollout_subclasses" / "mypkg" / "rollout"
+
+
+def _codes(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return sorted((f.span.line, f.code) for f in analyze_tree(tree, NEWEST_VERSION, str(path)))
+
+
+def test_a_subclass_module_that_names_neither_vllm_nor_a_setting_is_analysed():
+    data = (ROLLOUT / "vllm_rollout.py").read_bytes()
+    assert b"vllm" not in data and b"LLM(" not in data and b"SamplingParams" not in data
+    assert needs_analysis(data, str(ROLLOUT / "vllm_rollout.py"))
+
+
+def test_the_prefilter_needs_a_project_module_with_a_replay_engine(tmp_path):
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = pkg\n")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plain.py").write_text(
+        "from vllm import LLM\n\nclass Base:\n    def __init__(self, m):\n        self.llm = LLM(m)\n"
+    )
+    subclass = (
+        "from {module} import Base\n\n"
+        "class Rollout(Base):\n"
+        "    def run(self, prompts):\n"
+        "        return self.llm.generate(prompts, self.params)\n"
+    )
+    for module, expected in (("pkg.plain", False), ("somelib.base", False)):
+        source = subclass.format(module=module).encode()
+        assert needs_analysis(source, str(package / "rollout.py")) is expected, module
+    # Without a request sent through ``self``, or without a class, nothing needs the base.
+    assert not needs_analysis(b"from mypkg.rollout.base import BaseRollout\n", str(ROLLOUT / "x.py"))
+
+
+def test_the_request_is_reported_where_it_is_sent_and_says_where_its_params_are_built():
+    tree = ast.parse((ROLLOUT / "vllm_rollout.py").read_text(encoding="utf-8"))
+    findings = analyze_tree(tree, NEWEST_VERSION, str(ROLLOUT / "vllm_rollout.py"))
+    assert findings and all(f.code == "VLM202" for f in findings)
+    assert all(f.message.endswith("(the SamplingParams is built in base.py, line 17)") for f in findings)
+
+
+def test_a_base_class_method_does_not_see_what_a_subclass_binds():
+    # BaseRollout.validate sends ``self.val_params``, which only EvalRollout binds (greedy).
+    assert _codes(ROLLOUT / "base.py") == []
+
+
+def test_an_init_that_does_not_call_the_base_one_drops_its_bindings(tmp_path):
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = pkg\n")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "base.py").write_text(
+        "from vllm import LLM\n\n"
+        "class Base:\n"
+        "    def __init__(self, m):\n"
+        "        self.llm = LLM(m, return_sampling_mask=True, logprobs_mode='processed_logprobs')\n"
+    )
+    body = (
+        "from vllm import SamplingParams\n"
+        "from pkg.base import Base\n\n"
+        "class Rollout(Base):\n"
+        "    def __init__(self, m):\n"
+        "        {init}\n"
+        "        self.m = m\n\n"
+        "    def run(self, prompts):\n"
+        "        return self.llm.generate(prompts, SamplingParams(temperature=0))\n"
+    )
+    for init, expected in (
+        ("super().__init__(m)", [(10, "VLM201")]),
+        ("super(Rollout, self).__init__(m)", [(10, "VLM201")]),
+        ("Base.__init__(self, m)", [(10, "VLM201")]),
+        ("self.ready = False", []),
+        ("self.llm.sleep()", []),
+    ):
+        module = package / "rollout.py"
+        module.write_text(body.format(init=init))
+        from vllm_lint.python import forget_project_modules
+
+        forget_project_modules()
+        assert _codes(module) == expected, init
