@@ -918,6 +918,54 @@ def test_imports_read_for_the_modules_an_entry_point_reaches():
     assert _imported(init, package="p.q") == ["p.q.setup", "p.q.setup.x", "p.q.setup.y", "p.q.config", "p.q.config.Config"]
 
 
+def test_hydra_pkg_config_paths_are_the_packages_folder(tmp_path):
+    """``pkg://a.b`` and ``pkg://a/b`` name the package's folder, as Hydra reads them: in the
+    module's tree (or its ``src``), up to the repository's root; else nowhere readable."""
+    from vllm_lint.frameworks.entry_points import hydra_config_file, package_folder
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    conf = repo / "src" / "myproj" / "conf"
+    conf.mkdir(parents=True)
+    (repo / "src" / "myproj" / "__init__.py").write_text("")
+    (conf / "grpo.yaml").write_text("defaults:\n  - ppo_trainer\n")
+    module = repo / "src" / "myproj" / "entrypoints" / "grpo.py"
+    module.parent.mkdir()
+    module.write_text("")
+    assert package_folder(str(module), "myproj.conf") == conf
+    assert package_folder(str(module), "myproj/conf") == conf
+    assert hydra_config_file(str(module), "pkg://myproj.conf", "grpo") == str(conf / "grpo.yaml")
+    assert hydra_config_file(str(module), "pkg://myproj/conf/", "grpo.yaml") == str(conf / "grpo.yaml")
+    # Not a package of the tree nor an installed one; not a package name; another scheme.
+    assert package_folder(str(module), "evalkit_not_installed.conf") is None
+    assert package_folder(str(module), "myproj..conf-x") is None
+    assert hydra_config_file(str(module), "file:///etc/conf", "grpo") is None
+    # A folder of that name without the package's __init__.py is not what Python imports.
+    (repo / "src" / "myproj" / "__init__.py").unlink()
+    assert package_folder(str(module), "myproj.conf") is None
+    # The search stops at the repository's root.
+    outer = tmp_path / "outer_pkg_for_hydra_test"
+    (outer / "conf").mkdir(parents=True, exist_ok=True)
+    (outer / "__init__.py").write_text("")
+    assert package_folder(str(module), "outer_pkg_for_hydra_test.conf") is None
+
+
+def test_an_entry_point_whose_config_is_package_data_is_a_verl_launch():
+    """The launch script mentions a pack marker, so the prefilter reads it; the entry module
+    names its config only through pkg://."""
+    from fixtures import TESTDATA
+    from vllm_lint.commandline import needs_analysis
+    from vllm_lint.frameworks import packs
+    from vllm_lint.frameworks.entry_points import composes_config
+
+    project = TESTDATA / "frameworks" / "verl-project"
+    script = project / "scripts" / "run_grpo_package_config.sh"
+    assert needs_analysis(script.read_bytes(), "shell", str(script))
+    verl = packs.load_pack("verl")
+    assert composes_config(verl, "myproj.entrypoints.grpo", str(script)) is not None
+    assert composes_config(verl, "myproj.entrypoints.eval_suite", str(script)) is None
+
+
 def test_the_launch_prefilter_admits_the_packs_whose_entry_points_are_derived():
     """Every pack that derives entry points from the framework's source has a byte marker that
     admits a launch of a project's own module, and no other pack has one."""

@@ -61,7 +61,8 @@ def render(name: str) -> str:
         names = ", ".join(f"`{name}`" for name in launchers["config_names"])
         out.append(
             f"A module whose `@hydra.main(config_path=..., config_name=...)` names {names}, or whose own config "
-            "(`config_name` in its `config_path`, relative to the module) composes one in its `defaults:` list, is an "
+            "(`config_name` in its `config_path`, relative to the module, or a package's folder: `pkg://myproj.conf`, "
+            "found in the project's tree or the installed package) composes one in its `defaults:` list, is an "
             "entry point too; its launches compose over the module's own config (`--config-name` is looked up in the "
             "module's `config_path`, a relative `--config-path` is relative to the module)."
         )

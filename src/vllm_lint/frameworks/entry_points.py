@@ -15,7 +15,8 @@ supervised fine-tuning or evaluation script over the same loader is not taken fo
 A framework configured with Hydra also names its primary configs (``launchers.config_names``,
 verl: ``ppo_trainer``): a module whose ``@hydra.main(config_path=..., config_name=...)``
 names one is an entry point, and so is one whose own config (``config_name`` in its
-``config_path``, relative to the module) composes one in its ``defaults:`` list (verl's
+``config_path``, relative to the module, or a package's folder, ``pkg://myproj.conf``, looked
+up in the tree or the installed package) composes one in its ``defaults:`` list (verl's
 ``one_step_off_policy``: ``one_step_off_ppo_trainer.yaml`` over ``ppo_trainer``).  Such a
 launch composes over the module's own config; ``--config-name`` without ``--config-path``
 is looked up in the module's ``config_path``, and a relative ``--config-path`` is relative
@@ -95,15 +96,41 @@ def hydra_main(file: str) -> tuple[str | None, str | None] | None:
 
 def hydra_config_file(module_file: str, config_path: str | None, config_name: str | None) -> str | None:
     """The config file a Hydra entry point reads: ``config_name`` in ``config_path``, which is
-    relative to the module (a ``pkg://`` path is a package's data: not looked up)."""
-    if not config_path or not config_name or "://" in config_path or "${" in config_path + config_name:
+    relative to the module, or a package's folder (``pkg://myproj.config``, ``pkg://verl/trainer/config``)."""
+    if not config_path or not config_name or "${" in config_path + config_name:
         return None
-    folder = Path(config_path) if os.path.isabs(config_path) else Path(module_file).parent / config_path
+    if config_path.startswith("pkg://"):
+        folder = package_folder(module_file, config_path[len("pkg://") :])
+        if folder is None:
+            return None
+    elif "://" in config_path:
+        return None  # another config source (``file://`` is rare; a plugin's scheme is not readable)
+    else:
+        folder = Path(config_path) if os.path.isabs(config_path) else Path(module_file).parent / config_path
     for name in (config_name, config_name + ".yaml", config_name + ".yml"):
         candidate = folder / name
         if candidate.suffix in (".yaml", ".yml") and candidate.is_file():
             return str(candidate)
     return None
+
+
+def package_folder(module_file: str, package: str) -> Path | None:
+    """The folder of a package named as Hydra's ``pkg://`` names it (dots or slashes): in the
+    module's own tree (a folder above it, or its ``src``, up to the repository's root), else in
+    the installed package (found, never imported)."""
+    parts = [part for part in package.replace("/", ".").split(".") if part]
+    if not parts or not all(part.isidentifier() for part in parts):
+        return None
+    relative = Path(*parts)
+    directory = Path(module_file).resolve().parent
+    for candidate in [directory, *directory.parents]:
+        for base in (candidate, candidate / "src"):
+            if (base / relative).is_dir() and (base / parts[0] / "__init__.py").is_file():
+                return base / relative
+        if (candidate / ".git").exists():
+            break
+    installed = installed_file(None, relative.as_posix())
+    return Path(installed) if installed is not None and Path(installed).is_dir() else None
 
 
 def own_config(pack: Pack, module_file: str) -> str | None:
