@@ -90,3 +90,26 @@ def test_an_init_that_does_not_call_the_base_one_drops_its_bindings(tmp_path):
 
         forget_project_modules()
         assert _codes(module) == expected, init
+
+
+def test_explain_shows_the_base_class_engine_in_its_file_with_the_requests_sent_here(capsys, monkeypatch):
+    import json
+
+    from vllm_lint.cli import main
+
+    monkeypatch.chdir(ROLLOUT)
+    assert main(["explain", "vllm_rollout.py", "--output-format", "json"]) == 0
+    (engine,) = json.loads(capsys.readouterr().out)["engines"]
+    assert (engine["path"], engine["line"], engine["findings"]) == ("base.py", 9, [])
+    assert engine["settings"]["return_sampling_mask"]["origin"]["path"] == "base.py"
+    assert [(r["path"], r["line"], r["findings"]) for r in engine["requests"]] == [
+        ("vllm_rollout.py", 8, ["VLM202"]),
+        ("vllm_rollout.py", 21, ["VLM202"]),
+        ("vllm_rollout.py", 34, ["VLM202"]),
+    ]
+    assert engine["requests"][0]["settings"]["temperature"]["origin"]["path"] == "base.py"
+    # A line of this file: only the requests written on it, never the construction's lines elsewhere.
+    assert main(["explain", "vllm_rollout.py:21", "--output-format", "json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["engines"]) == 1
+    main(["explain", "vllm_rollout.py:9", "--output-format", "json"])
+    assert json.loads(capsys.readouterr().out)["engines"] == []

@@ -65,6 +65,7 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
     trees = _Trees(path, tree)
     reports = []
     kept: list = []
+    handled: set[int] = set()
     for engine in analysis.engines:
         # A function's construction analysed on its own and for a call that changes nothing: one report.
         if any(_same_engine(engine, other) for other in kept):
@@ -113,9 +114,73 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
                 }
             )
         reports.append(report)
+        handled.update(id(request) for request in requests)
+    reports += _base_class_engine_reports(analysis, [r for r in analysis.requests if id(r) not in handled], project, trees, version, where, reported)
     reports += _python_framework_reports(analysis, path, version, where, reported, version_source)
     reports.sort(key=lambda r: (r.line, r.end_line))
     return reports
+
+
+def _base_class_engine_reports(analysis, requests: list, project, trees, version: Version, where: Where, reported: set) -> list[EngineReport]:
+    """Requests this file sends to an engine a base class of another project module builds and
+    keeps on ``self``: that engine's report, at its construction in its own file (its findings
+    belong to that file), with the requests written here."""
+    from vllm_lint.checker import check_facts
+
+    by_engine: dict[int, list] = {}
+    for request in requests:
+        by_engine.setdefault(id(request.engine), []).append(request)
+    reports = []
+    for group in by_engine.values():
+        engine = group[0].engine
+        built_in = project.file_of_engine(engine)
+        if built_in is None:
+            continue
+        engine = _in_file(engine, built_in)
+        explainer = Explainer(where, version)
+        why = _PythonReasons(trees, engine)
+        report = engine_report(engine, version, where, explainer, why.engine_field)
+        report.path, report.elsewhere = where.file(built_in), True
+        for request in group:
+            request_why = _PythonReasons(trees, request)
+            settings = request_settings(request, explainer, request_why.engine_field, version)
+            report.requests.append(
+                {
+                    "path": where.path,
+                    "line": request.anchor.line,
+                    "settings": settings,
+                    "findings": reported_codes(check_facts([], [request], version), reported),
+                }
+            )
+        reports.append(report)
+    return reports
+
+
+def _in_file(engine: EngineFacts, path: str) -> EngineFacts:
+    """A copy of another module's engine whose origins name that module's file."""
+    from dataclasses import replace
+
+    from vllm_lint.facts import Choice, Known, Mapping
+
+    def origin_in(origin):
+        return origin if origin is None or origin.path is not None else replace(origin, path=path)
+
+    def fact_in(fact):
+        if isinstance(fact, Known):
+            return Known(fact_in(fact.value), origin_in(fact.origin))
+        if isinstance(fact, Choice):
+            return Choice(tuple(fact_in(option) for option in fact.options))
+        if isinstance(fact, Mapping):
+            return Mapping({key: fact_in(value) for key, value in fact.items.items()}, fact.complete)
+        if isinstance(fact, list):
+            return [fact_in(item) for item in fact]
+        return fact
+
+    return replace(
+        engine,
+        fields={name: fact_in(fact) for name, fact in engine.fields.items()},
+        written={name: origin_in(origin) for name, origin in engine.written.items()},
+    )
 
 
 def _element_span(word, first: int, last: int):

@@ -183,11 +183,16 @@ class EngineReport:
     framework: str | None = None
     argv_launch: bool = False  # a server started from a Python argv list
     call_lines: tuple | None = None  # the lines of the call that starts it
+    # Built in another file (a base class of another module keeps it on ``self``): only the
+    # requests, written in the explained file, are on its lines.
+    elsewhere: bool = False
 
     def covers(self, line: int) -> bool:
         """The construction (call, command) spans the line, the call whose code builds it or a
         request it serves starts on it; for a server started from a Python argv list, also the call that starts it and a
         line that writes one of its settings."""
+        if self.elsewhere:
+            return any(request.get("line") == line for request in self.requests)
         if self.line <= line <= self.end_line:
             return True
         if any(step["path"] == self.path and step["line"] == line for step in self.called_from or ()):

@@ -175,6 +175,14 @@ class ProjectModules:
         self.exports(path)
         return self._analyses.get(os.path.abspath(path))
 
+    def file_of_engine(self, facts) -> str | None:
+        """The project module whose own analysis built an engine (or one of the engines it joins)."""
+        parts = facts.joined or (facts,)
+        for path, engines in self._engines.items():
+            if any(part is engine for part in parts for engine in engines):
+                return path
+        return None
+
     def engines_of(self, path: str) -> list:
         """The engines a project module's own analysis found."""
         self.exports(path)
