@@ -36,7 +36,7 @@ class ProjectModules:
         # and the engines its own analysis found.
         self._scopes: dict[str, object] = {}
         self._engines: dict[str, list] = {}
-        # Per analysed module: its analysis (what its classes bind on ``self``, for subclasses elsewhere).
+        # Per analysed module: what its classes bind on ``self``, for subclasses in other modules.
         self._analyses: dict[str, object] = {}
         # Per analysed module: how many readers each of its dicts has (the fixer asks, across files).
         self._feeds: dict[str, dict[int, int]] = {}
@@ -154,7 +154,7 @@ class ProjectModules:
             analysis = analyze_module(tree, path=path, project=self)
             self._scopes[path] = analysis.module_scope
             self._engines[path] = analysis.engines
-            self._analyses[path] = analysis
+            self._analyses[path] = ClassBindings(analysis)
             self._feeds[path] = analysis.dict_feeds
             final = analysis.module_scope.final
             result = {name: relocate(value, path) for name, value in final.names.items()} if final else None
@@ -171,7 +171,8 @@ class ProjectModules:
         return self._scopes.get(os.path.abspath(path))
 
     def analysis_of(self, path: str) -> object:
-        """The analysis of a project module (None when it could not be analysed)."""
+        """What a project module's classes bind on ``self`` (``ClassBindings``; None when it
+        could not be analysed)."""
         self.exports(path)
         return self._analyses.get(os.path.abspath(path))
 
@@ -221,6 +222,26 @@ class ProjectModules:
                 if os.path.isfile(candidate):
                     return ProjectModule(candidate)
         return UNKNOWN
+
+
+class ClassBindings:
+    """The part of a module's analysis its classes' subclasses in other modules read: the values
+    each method binds on ``self``, the attributes that escape, and how its classes' bases resolve
+    (kept instead of the whole analysis, which holds every intermediate state)."""
+
+    def __init__(self, analysis) -> None:
+        from vllm_lint.python.engines import EnginesMixin
+
+        self.path = analysis.path
+        self.project = analysis.project
+        self.summary = analysis.summary
+        self.module_scope = analysis.module_scope
+        self._class_attrs = analysis._class_attrs
+        self._self_escaped = analysis._self_escaped
+        self._resolver = EnginesMixin._base_classes
+
+    def _base_classes(self, base):
+        return self._resolver(self, base)
 
 
 def relocate(value: object, path: str, memo: dict | None = None) -> object:
