@@ -478,7 +478,15 @@ def _named_base(pack: Pack, options: dict, path: str, named, choices: dict) -> t
         return recorded(_unreadable_base(pack, path))
     candidates = []
     base_dir = os.path.dirname(os.path.abspath(path))
-    for root in [base_dir, *Path(base_dir).parents][:4]:
+    if folder and folder.startswith("pkg://"):
+        from vllm_lint.frameworks.entry_points import package_folder
+
+        # ``--config-path=pkg://myproj.conf``: the package's folder, as Hydra reads it.
+        package = package_folder(path, folder[len("pkg://") :])
+        if package is None:
+            return recorded(_unreadable_base(pack, path))
+        candidates = [str(package / name) for name in (named, named + ".yaml")]
+    for root in [] if candidates else [base_dir, *Path(base_dir).parents][:4]:
         for name in (named, named + ".yaml"):
             candidates.append(os.path.join(root, folder or "", name) if folder else os.path.join(root, name))
     file = next((c for c in candidates if os.path.isfile(c)), None)

@@ -24,3 +24,15 @@ python3 -m myproj.entrypoints.grpo \
 python3 -m myproj.entrypoints.eval_suite \
     +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=True \
     actor_rollout_ref.rollout.logprobs_mode=raw_logprobs
+
+# verl's own entry point over the project's packaged config, named on the command line.
+python3 -m verl.trainer.main_ppo \
+    --config-path=pkg://myproj.conf \
+    --config-name=grpo_megatron_trainer \
+    +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=True  # expect: VLM202
+
+# The same with a package that is not found: the named config may set anything.
+python3 -m verl.trainer.main_ppo \
+    --config-path=pkg://evalkit.conf \
+    --config-name=grpo_megatron_trainer \
+    +actor_rollout_ref.rollout.engine_kwargs.vllm.return_sampling_mask=True
