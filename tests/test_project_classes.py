@@ -113,3 +113,41 @@ def test_explain_shows_the_base_class_engine_in_its_file_with_the_requests_sent_
     assert len(json.loads(capsys.readouterr().out)["engines"]) == 1
     main(["explain", "vllm_rollout.py:9", "--output-format", "json"])
     assert json.loads(capsys.readouterr().out)["engines"] == []
+
+
+def test_a_dataclass_subclass_runs_its_generated_init_not_the_bases(tmp_path):
+    (tmp_path / "setup.cfg").write_text("[metadata]\nname = pkg\n")
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "base.py").write_text(
+        "from vllm import LLM\n\n"
+        "class Base:\n"
+        "    def __init__(self, m='Qwen/Qwen3-8B'):\n"
+        "        self.llm = LLM(m, return_sampling_mask=True, logprobs_mode='processed_logprobs')\n"
+    )
+    body = (
+        "from dataclasses import dataclass\n"
+        "from vllm import SamplingParams\n"
+        "from pkg.base import Base\n\n"
+        "{decorator}\n"
+        "class Rollout(Base):\n"
+        "    model: str = 'Qwen/Qwen3-8B'\n"
+        "{post_init}\n"
+        "    def run(self, prompts):\n"
+        "        return self.llm.generate(prompts, SamplingParams(temperature=0))\n"
+    )
+    post = "    def __post_init__(self):\n        super().__init__(self.model)\n"
+    for decorator, post_init, expected in (
+        ("@dataclass", "", []),
+        ("@dataclass(frozen=True)", "", []),
+        ("@dataclass", post, [(12, "VLM201")]),
+        ("@dataclass(init=False)", "", [(10, "VLM201")]),
+        ("", "", [(10, "VLM201")]),
+    ):
+        module = package / "rollout.py"
+        module.write_text(body.format(decorator=decorator, post_init=post_init))
+        from vllm_lint.python import forget_project_modules
+
+        forget_project_modules()
+        assert _codes(module) == expected, (decorator, post_init)

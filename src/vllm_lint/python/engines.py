@@ -10,6 +10,7 @@ import os
 import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts, Trace, join_engines, moved
 from vllm_lint.python.state import (
+    DATACLASS_DECORATORS,
     ENV_UNSET,
     REQUEST_METHODS,
     RUNNER_ENV_VAR,
@@ -446,15 +447,41 @@ def _overridden_without_super(node: ast.ClassDef) -> frozenset:
     """The methods a class defines without calling the implementation it overrides
     (``super().__init__(...)``, ``Base.__init__(self, ...)``)."""
     names = set()
+    methods = {}
     for stmt in node.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _calls_overridden(stmt):
-            names.add(stmt.name)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            methods[stmt.name] = stmt
+            if not _calls_overridden(stmt):
+                names.add(stmt.name)
+    if "__init__" not in methods and _generates_init(node):
+        # A dataclass's generated ``__init__`` does not call the base's; ``__post_init__`` may.
+        post_init = methods.get("__post_init__")
+        if post_init is None or not _calls_overridden(post_init, "__init__"):
+            names.add("__init__")
     return frozenset(names)
 
 
-def _calls_overridden(method: ast.AST) -> bool:
+def _generates_init(node: ast.ClassDef) -> bool:
+    """``@dataclass`` (``@dataclasses.dataclass(...)``, attrs' ``@define``...) without ``init=False``."""
+    for decorator in node.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        target = call.func if call is not None else decorator
+        name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+        if name not in DATACLASS_DECORATORS:
+            continue
+        if call is not None and any(
+            k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False for k in call.keywords
+        ):
+            return False
+        return True
+    return False
+
+
+def _calls_overridden(method: ast.AST, name: str | None = None) -> bool:
+    """The method calls the implementation it overrides (or the base's ``name``)."""
+    name = name or method.name
     for child in ast.walk(method):
-        if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr == method.name:
+        if isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute) and child.func.attr == name:
             owner = child.func.value
             if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
                 return True
