@@ -2,7 +2,7 @@
 settings from the shared mixin, or its own."""
 from vllm import LLM
 
-from mypkg.rollout.sampling import RolloutSampling
+from .sampling import RolloutSampling
 
 
 class ColocatedRollout(RolloutSampling):
