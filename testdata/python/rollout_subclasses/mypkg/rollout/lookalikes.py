@@ -3,6 +3,7 @@ from rollout_kit.base import BaseRollout
 from vllm import SamplingParams
 
 from mypkg.rollout.base import BaseRollout as ProjectRollout
+from mypkg.rollout.gateway_base import GatewayRolloutBase
 from mypkg.rollout.remote_base import RemoteRolloutBase
 
 
@@ -27,6 +28,13 @@ class SharedEngineRollout(ProjectRollout):
 
 class RemoteRollout(RemoteRolloutBase):
     """``self.llm`` is the project's own ``LLM`` class, an HTTP client."""
+
+    def generate_sequences(self, prompts):
+        return self.llm.generate(prompts, SamplingParams(temperature=0, max_tokens=256))
+
+
+class GatewayRollout(GatewayRolloutBase):
+    """``self.llm`` is another library's ``LLM``: not vLLM's engine."""
 
     def generate_sequences(self, prompts):
         return self.llm.generate(prompts, SamplingParams(temperature=0, max_tokens=256))
