@@ -56,7 +56,8 @@ def test_a_base_class_method_does_not_see_what_a_subclass_binds():
     assert _codes(ROLLOUT / "base.py") == []
 
 
-def test_an_init_that_does_not_call_the_base_one_drops_its_bindings(tmp_path):
+def _project_with_replay_base(tmp_path, parameters="m"):
+    """A project package ``pkg`` whose ``base.Base.__init__`` builds a replay engine on self."""
     (tmp_path / "setup.cfg").write_text("[metadata]\nname = pkg\n")
     package = tmp_path / "pkg"
     package.mkdir()
@@ -64,9 +65,14 @@ def test_an_init_that_does_not_call_the_base_one_drops_its_bindings(tmp_path):
     (package / "base.py").write_text(
         "from vllm import LLM\n\n"
         "class Base:\n"
-        "    def __init__(self, m):\n"
+        f"    def __init__(self, {parameters}):\n"
         "        self.llm = LLM(m, return_sampling_mask=True, logprobs_mode='processed_logprobs')\n"
     )
+    return package
+
+
+def test_an_init_that_does_not_call_the_base_one_drops_its_bindings(tmp_path):
+    package = _project_with_replay_base(tmp_path)
     body = (
         "from vllm import SamplingParams\n"
         "from pkg.base import Base\n\n"
@@ -116,16 +122,7 @@ def test_explain_shows_the_base_class_engine_in_its_file_with_the_requests_sent_
 
 
 def test_a_dataclass_subclass_runs_its_generated_init_not_the_bases(tmp_path):
-    (tmp_path / "setup.cfg").write_text("[metadata]\nname = pkg\n")
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "base.py").write_text(
-        "from vllm import LLM\n\n"
-        "class Base:\n"
-        "    def __init__(self, m='Qwen/Qwen3-8B'):\n"
-        "        self.llm = LLM(m, return_sampling_mask=True, logprobs_mode='processed_logprobs')\n"
-    )
+    package = _project_with_replay_base(tmp_path, "m='Qwen/Qwen3-8B'")
     body = (
         "from dataclasses import dataclass\n"
         "from vllm import SamplingParams\n"
