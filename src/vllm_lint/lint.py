@@ -31,9 +31,11 @@ def parse_python(source: str, path: str) -> ast.Module:
 
 def analyze_python_source(source: str, path: str, version: Version, version_source: str = "") -> list[Finding]:
     """Findings of a decoded Python source, before ``# noqa`` and selection."""
-    from vllm_lint.python import analyze_tree
+    from vllm_lint.python import analyze_tree, could_find
 
     tree = parse_python(source, path)
+    if not could_find(tree, path, source):
+        return []  # nothing in the module reaches an engine, a request or a launch
     return analyze_tree(tree, version, path, version_source)
 
 

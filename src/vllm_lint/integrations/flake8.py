@@ -87,8 +87,10 @@ class VllmLintPlugin:
 
             if excluded(self.decided, self.filename):
                 return
-        from vllm_lint.python import analyze_tree
+        from vllm_lint.python import analyze_tree, could_find
 
+        if not could_find(self.tree, self.filename, source):
+            return  # nothing in the module reaches an engine, a request or a launch
         try:
             from vllm_lint.facts import reading
 

@@ -127,6 +127,16 @@ def _keeps_replay_engine(text: bytes) -> bool:
     return b"vllm" in text and _mentions_setting(text)
 
 
+def could_find(tree: ast.Module, path: str | None, source: str | None = None) -> bool:
+    """The precheck after parse (``precheck.could_find``): False when nothing in the module can reach
+    an engine, a request or a launch, so ``analyze_tree`` would certainly report nothing.
+    ``source``, the text of ``tree`` when the caller has it, makes it cheaper."""
+    from vllm_lint.python import precheck
+
+    real_path = path if path and path not in ("-", "stdin") else None
+    return precheck.could_find(tree, source, real_path, project_modules() if real_path is not None else None)
+
+
 def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, version_source: str = "") -> list[Finding]:
     """``version_source`` says where ``version`` came from: an RL framework launch in an
     argv list uses the vLLM its framework pins when the project names none."""

@@ -66,6 +66,10 @@ class ProjectModules:
             self._packages[root] = frozenset(names)
         return self._packages[root]
 
+    def top_level_names(self, importer: str) -> frozenset[str]:
+        """The top-level modules an absolute import in ``importer`` can reach in the project."""
+        return self._top_level(self.root_for(importer))
+
     def find(self, importer: str, module: str | None, level: int) -> str | None:
         """The file a ``from <module> import`` or ``import <module>`` reaches, if it is the project's."""
         parts = module.split(".") if module else []
