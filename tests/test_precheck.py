@@ -278,3 +278,31 @@ def test_every_fixture_with_a_finding_passes_the_precheck():
         else:
             skipped += 1
     assert let_through > 50 and skipped > 0
+
+
+def test_syntax_errors_are_reported_for_files_that_may_hold_a_finding(tmp_path):
+    """A file the byte test lets through is parsed, and its syntax error reported; a file
+    whose bytes name nothing the analysis starts from is skipped unparsed, like a file without
+    vLLM (``docs/usage.md``)."""
+    version_for = lambda path: (NEWEST_VERSION, "")  # noqa: E731
+    named = tmp_path / "named.py"
+    data = b"from vllm import LLM\nKWARGS = {'return_sampling_mask': True\n"
+    assert "syntax error" in lint_python_bytes(str(named), data, version_for).error.reason
+    settings_only = tmp_path / "settings_only.py"
+    data = b"# vllm settings\nKWARGS = {'return_sampling_mask': True\n"
+    result = lint_python_bytes(str(settings_only), data, version_for)
+    assert result.error is None and result.findings == []
+
+
+def test_binary_and_oversized_files_keep_their_diagnostic(tmp_path):
+    """Bytes no front end reads are reported whatever names they hold: the byte test does not
+    drop a file the first prefilter lets through."""
+    from vllm_lint.sources import MAX_ANALYSED_BYTES
+
+    version_for = lambda path: (NEWEST_VERSION, "")  # noqa: E731
+    settings = b"# vllm settings\nKWARGS = {'return_sampling_mask': True}\n"
+    binary = lint_python_bytes(str(tmp_path / "blob.py"), settings + b"\0\x01", version_for)
+    assert "binary file" in binary.error.reason
+    padding = b"# padding ........................................................\n"
+    big = settings + padding * (MAX_ANALYSED_BYTES // len(padding) + 1)
+    assert "too large to analyse" in lint_python_bytes(str(tmp_path / "big.py"), big, version_for).error.reason

@@ -7,6 +7,7 @@ import re
 
 from vllm_lint.checker import check_facts
 from vllm_lint.findings import Finding
+from vllm_lint.sources import MAX_ANALYSED_BYTES
 from vllm_lint.versions import Version
 
 # Every finding needs an engine construction, a server launch or one of these
@@ -85,7 +86,20 @@ def needs_analysis(source: bytes, path: str | None) -> bool:
     language server, ``explain``): a file that builds or launches an engine, or writes a replay
     setting, with vLLM in it; or a file with half of it that imports a project module with the other
     half: vLLM here and the settings there, or the settings here passed to a module that builds engines;
-    or a file that starts a process with a replay flag (a project's own vLLM server module)."""
+    or a file that starts a process with a replay flag (a project's own vLLM server module).
+    And in every case a file whose bytes could hold what the analysis starts from (``precheck``:
+    a vLLM engine, args or request name, a process-starting call, an import of a project module)."""
+    if not _may_be_relevant(source, path):
+        return False
+    if len(source) > MAX_ANALYSED_BYTES or b"\0" in source:
+        return True  # not read as Python: its one diagnostic says why (``sources.not_analysable``)
+    from vllm_lint.python.precheck import byte_triggers
+
+    real_path = path if path is not None and path not in ("-", "stdin") else None
+    return byte_triggers(source, real_path, project_modules() if real_path is not None else None)
+
+
+def _may_be_relevant(source: bytes, path: str | None) -> bool:
     mentions_vllm = b"vllm" in source
     if mentions_vllm and _builds_or_launches(source, b"LLM(", b"EngineArgs(", b"serve", _LAUNCHES_BYTES):
         return True
