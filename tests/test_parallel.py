@@ -101,3 +101,28 @@ def test_batches_cover_the_work_once_in_order():
     batches = parallel._batches(work, 2)
     assert [number for batch in batches for number in batch] == list(range(10))
     assert len(batches) <= 2 * parallel.BATCHES_PER_WORKER + 1
+
+
+def test_workers_only_on_idle_cores(monkeypatch):
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (0.3, 0.3, 0.3))
+    assert parallel.idle_cores() == 2
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (1.0, 1.0, 1.0))
+    assert parallel.idle_cores() == 1
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (5.2, 5.0, 4.0))
+    assert parallel.idle_cores() == 1
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 8)
+    assert parallel.idle_cores() == 3
+
+
+def test_no_pool_when_no_core_is_idle(tmp_path, monkeypatch):
+    """Files that would pay for a pool on idle cores are linted in one process on busy ones."""
+    monkeypatch.setattr(parallel, "idle_cores", lambda: 1)
+    monkeypatch.setattr(parallel, "_run_pool", lambda *args: pytest.fail("the pool started"))
+    files = []
+    for number in range(4):
+        path = tmp_path / f"engine{number}.py"
+        path.write_text("from vllm import LLM\n" + "x = 1\n" * 60_000 + "LLM('m', return_sampling_mask=True)\n")
+        files.append((str(path), "python"))
+    results = parallel.lint_parallel(files, VersionResolver(), 2)
+    assert [[f.code for f in result.findings] for result in results] == [["VLM105"]] * 4

@@ -6,12 +6,14 @@ prefilter itself, as one process would, and only the files that are analysed
 go to the workers, in batches, largest first.  The pool starts only when the
 bytes analysed pay for it (see ``pays``): a repository of thousands of small
 files that mention no vLLM is linted in one process, with or without ``-j``.
-Results come back in the order of the input.
+It starts no more workers than there are cores other work leaves idle
+(``idle_cores``).  Results come back in the order of the input.
 """
 
 from __future__ import annotations
 
 import ast
+import math
 import os
 import sys
 
@@ -41,6 +43,18 @@ _pending: list[tuple[str, str, bytes | None]] = []
 def cost(kind: str, size: int) -> float:
     """The CPU seconds a file of ``size`` bytes is expected to take to analyse."""
     return size * ANALYSIS_SECONDS_PER_BYTE.get(kind, OTHER_KINDS_SECONDS_PER_BYTE)
+
+
+def idle_cores() -> int:
+    """The cores other work leaves free (``os.cpu_count()`` less the 1-minute load average,
+    rounded up), at least one.  A worker started where every core is taken only queues behind
+    the others: on a 2-core machine under a load of 5, two workers took longer than one process."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average (Windows): every core counts
+        return cores
+    return max(1, min(cores, math.ceil(cores - load)))
 
 
 def pays(costs: list[float], workers: int) -> bool:
@@ -110,7 +124,7 @@ def lint_parallel(files: list[tuple[str, str]], resolver, jobs: int) -> list[Fil
         positions.append(index)
 
     _init_worker(resolver)
-    workers = min(jobs, len(work), os.cpu_count() or 1)
+    workers = min(jobs, len(work), idle_cores())
     if pays([expected for expected, _ in work], workers):
         work.sort(key=lambda entry: -entry[0])  # largest first: the pool ends together
         # One file of each kind linted here first: its modules (and caches) are loaded once,
