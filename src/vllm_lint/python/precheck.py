@@ -106,12 +106,8 @@ def _imports(tree: ast.Module, path: str | None, project, lines: list[int] | Non
                 bound_module = alias.name if alias.asname else top
                 if symbols.is_vllm_module(bound_module):
                     vllm_module = True
-                elif bound_module in STD_MODULES:
+                elif bound_module in STD_MODULES:  # ``import os``: ``os.execvp`` starts a process
                     found.attributes |= PROCESS_ATTRIBUTES.get(bound_module, frozenset())
-                    # ``import os`` binds os: ``os.environ`` is a std module whose attributes are read too.
-                    for module, attributes in PROCESS_ATTRIBUTES.items():
-                        if module.startswith(bound_module + "."):
-                            found.attributes |= attributes
                 elif project is not None and project.find(path, bound_module, 0) is not None:
                     found.project_import = True
                     return found
