@@ -1,9 +1,14 @@
 """Generate the start-up checks between engine arguments from vLLM's own config code:
-``src/vllm_lint/rules/startup_checks.json``.
+``src/vllm_lint/rules/startup_data/<minor release>.json``, one file per release (the checker
+reads only the one a file runs on), and ``index.json`` (the releases, the newest one's messages).
 
-    python tools/vllm_startup_checks.py                 # the releases the committed file lists
+    python tools/vllm_startup_checks.py                 # the releases the committed data holds
     python tools/vllm_startup_checks.py 0.33.0 0.34.0   # exactly these releases
-    python tools/vllm_startup_checks.py --check         # exit 1 when the committed file differs
+    python tools/vllm_startup_checks.py --add 0.32.0    # one more release
+    python tools/vllm_startup_checks.py --check         # exit 1 when the committed files differ
+
+It reads releases back to 0.10 (vLLM 0.9 and older keep their configs in one
+``vllm/config.py`` module, which it does not read: no checks).
 
 Wheels are looked up as ``tools/vllm_schema.py`` looks them up (``$VLLM_LINT_WHEELS``, then the
 cache, where a missing one is downloaded).  Nothing is imported from vLLM: its sources are read
@@ -55,7 +60,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import vllm_schema  # noqa: E402  (wheel lookup shared with the schema generator)
 
-OUT = Path(__file__).resolve().parent.parent / "src" / "vllm_lint" / "rules" / "startup_checks.json"
+OUT = Path(__file__).resolve().parent.parent / "src" / "vllm_lint" / "rules" / "startup_data"
 DEFAULT_RELEASES = ("0.34.0",)
 VALIDATOR_PREFIXES = ("_verify", "verify", "_validate", "validate", "__post_init__")
 SPEC_DIR = "vllm/v1/worker/gpu/spec_decode/"
@@ -382,8 +387,13 @@ class Context:
         info = release.classes.get(cls)
         if info is not None and name in info.properties and self.depth < 4:
             self.depth += 1
+            inner = Context(release, cls)
+            if cls == self.cls and self.tracked is not None and self.owner == "self":
+                # The property reads the fields followed so far as they are here.
+                inner.tracked = self.tracked
+                inner.locals = {k: v for k, v in self.locals.items() if k.startswith("self.")}
             try:
-                return Context(release, cls).translate(info.properties[name])
+                return inner.translate(info.properties[name])
             finally:
                 self.depth -= 1
         if cls == "EngineArgs":
@@ -716,6 +726,20 @@ class Walker:
                                 value = self.ctx.translate(stmt.value)
                             except Untranslatable:
                                 value = None
+                        elif (
+                            isinstance(stmt, ast.AugAssign)
+                            and type(stmt.op) in ARITH
+                            and key in self.ctx.locals
+                            and None not in path[-1:]
+                        ):
+                            # ``self.world_size *= self.data_parallel_size``
+                            try:
+                                value = {"op": ARITH[type(stmt.op)], "args": [self.ctx.locals[key], self.ctx.translate(stmt.value)]}
+                            except Untranslatable:
+                                value = None
+                        if value is None and key in self.ctx.locals and _guard(path) is not None:
+                            # Unknown where this assignment runs, as it was where it does not.
+                            value = {"op": "if", "args": [_guard(path), {"unknown": ast.unparse(stmt)}, self.ctx.locals[key]]}
                         if value is None:
                             self.ctx.locals.pop(key, None)
                         else:
@@ -754,6 +778,8 @@ class Walker:
                 continue
             if field == "*":
                 return
+            if self.ctx.tracked is not None and field in self.ctx.tracked and line:
+                continue  # the condition read it as it was there
             if any(f == field for f in _fields_read(condition, self.ctx)):
                 guard = _guard(guard_path)
                 if line:
@@ -804,18 +830,23 @@ def _substitute(expr, current: dict, ctx):
     return _replace(expr, {json.dumps(ctx.field(ctx.cls, f), sort_keys=True): v for f, v in current.items()})
 
 
-def _replace(expr, originals: dict):
+def _replace(expr, originals: dict, done: dict | None = None):
     """``expr`` with every argument node equal to a key of ``originals`` (JSON) replaced by its
-    value; subtrees without one are shared, not copied."""
-    if isinstance(expr, dict):
-        if "arg" in expr:
-            return originals.get(json.dumps(expr, sort_keys=True), expr)
-        if "args" in expr:
-            args = [_replace(a, originals) for a in expr["args"]]
-            if all(new is old for new, old in zip(args, expr["args"])):
-                return expr
-            return {**expr, "args": args}
-    return expr
+    value; subtrees without one are shared, not copied (a shared subtree is replaced once)."""
+    done = {} if done is None else done
+    if not isinstance(expr, dict):
+        return expr
+    if id(expr) in done:
+        return done[id(expr)][1]
+    result = expr
+    if "arg" in expr:
+        result = originals.get(json.dumps(expr, sort_keys=True), expr)
+    elif "args" in expr:
+        args = [_replace(a, originals, done) for a in expr["args"]]
+        if not all(new is old for new, old in zip(args, expr["args"])):
+            result = {**expr, "args": args}
+    done[id(expr)] = (expr, result)  # (the original is kept alive so that its id stays its own)
+    return result
 
 
 def _guard(path: list):
@@ -874,38 +905,58 @@ def _leaves(body: list[ast.stmt]) -> str | None:
 def _args_read_directly(expr) -> set:
     """The arguments ``expr`` reads, leaving out those read inside a local's value of
     ``create_engine_config`` (``_READ_IN_PLACE``)."""
-    found = set()
-    if isinstance(expr, dict) and id(expr) not in _READ_IN_PLACE:
-        if "arg" in expr:
-            found.add(expr["arg"])
-        for value in expr.get("args", ()):
-            found |= _args_read_directly(value)
-    return found
+    return {e["arg"] for e in _walk_expr(expr, skip=_READ_IN_PLACE) if isinstance(e, dict) and "arg" in e}
 
 
 def _args_of(expr) -> set:
-    found = set()
-    if isinstance(expr, dict):
-        if "arg" in expr:
-            found.add(expr["arg"])
-        for value in expr.get("args", ()):
-            found |= _args_of(value)
-    return found
+    return {e["arg"] for e in _walk_expr(expr) if isinstance(e, dict) and "arg" in e}
 
 
 def _fields_read(expr, ctx: Context) -> set:
     """The names of the function's own fields the condition reads (as written in the source)."""
     # (An argument read inside a local of create_engine_config is not one of these fields.)
+    arguments = _args_of(expr)
     return {key for key in _args_read_directly(expr)} | {
         e.get("key") for e in _walk_expr(expr) if isinstance(e, dict) and "key" in e
-    } | {k for (cls, k), v in ctx.release.filled.items() if cls == ctx.cls and v in _args_of(expr)}
+    } | {k for (cls, k), v in ctx.release.filled.items() if cls == ctx.cls and v in arguments}
 
 
-def _walk_expr(expr):
-    yield expr
-    if isinstance(expr, dict):
-        for value in expr.get("args", ()):
-            yield from _walk_expr(value)
+def _walk_expr(expr, skip=()):
+    """Every distinct node of ``expr`` once: the branches of long functions share their
+    conditions, so the expressions are graphs whose paths are too many to walk one by one
+    (a node in ``skip``, by identity, is left out with what it holds)."""
+    seen: set = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or (isinstance(node, dict) and id(node) in skip):
+            continue
+        seen.add(id(node))
+        yield node
+        if isinstance(node, dict):
+            stack.extend(reversed(node.get("args", ())))
+
+
+def _post_init_context(release: Release, cls: str) -> Context:
+    """The context ``cls.__post_init__`` is read in: a field it computes itself, neither an
+    argument nor the class default (``world_size``, set to a product of sizes and then
+    multiplied again on one branch), is followed through its assignments in order."""
+    ctx = Context(release, cls)
+    method = release.classes[cls].methods.get("__post_init__")
+    if method is None:
+        return ctx
+    own = set()
+    for node in ast.walk(method):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            if _is_self_attr(target):
+                own.add(target.attr)
+                try:
+                    ctx.locals[f"self.{target.attr}"] = ctx.field(cls, target.attr)
+                except Untranslatable:
+                    pass
+    ctx.tracked = own
+    return ctx
 
 
 def _is_validator(function: ast.FunctionDef) -> bool:
@@ -928,12 +979,12 @@ def extract(release: Release) -> list[dict]:
             params = [a.arg for a in function.args.args[1:]]
             if params and function.name not in ("__post_init__", "create_engine_config"):
                 continue  # a validator reading values passed in: not arguments
-            ctx = Context(release, name)
+            ctx = _post_init_context(release, name) if function.name == "__post_init__" else Context(release, name)
             walker = Walker(ctx, function, info.path, f"{name}.{function.name}")
             if function.name != "__post_init__" and "__post_init__" in info.methods:
                 # pydantic runs ``__post_init__`` before the "after" validators: what it
                 # assigns has been assigned when they run.
-                first = Walker(Context(release, name), info.methods["__post_init__"], info.path, "")
+                first = Walker(_post_init_context(release, name), info.methods["__post_init__"], info.path, "")
                 first.run()
                 walker.prior = [(0, field, path) for _, field, path in first.assignments]
                 walker.prior_values = [first.values.get((line, field)) for line, field, _ in first.assignments]
@@ -1051,17 +1102,21 @@ def arguments_of(release: Release, checks: list[dict]) -> dict:
     return {"arguments": table, "keys": keys, "shortcuts": {"speculative_config": release.spec_aliases}}
 
 
-def _intern(expr, nodes: list, seen: dict):
+def _intern(expr, nodes: list, seen: dict, done: dict | None = None):
     """Operations are stored once per release (``nodes``) and referred to by index: the
     negated branches of long functions repeat the same conditions many times."""
     if not isinstance(expr, dict) or "op" not in expr:
         return expr
-    node = {"op": expr["op"], "args": [_intern(a, nodes, seen) for a in expr["args"]]}
+    done = {} if done is None else done
+    if id(expr) in done:
+        return done[id(expr)][1]
+    node = {"op": expr["op"], "args": [_intern(a, nodes, seen, done) for a in expr["args"]]}
     key = json.dumps(node, sort_keys=True)
     if key not in seen:
         seen[key] = len(nodes)
         nodes.append(node)
-    return {"ref": seen[key]}
+    done[id(expr)] = (expr, {"ref": seen[key]})
+    return done[id(expr)][1]
 
 
 def generate(versions: list[str]) -> dict:
@@ -1081,22 +1136,60 @@ def generate(versions: list[str]) -> dict:
     return {"generated_by": "tools/vllm_startup_checks.py", "releases": releases}
 
 
+def _key(version: str) -> tuple:
+    return tuple(int(p) for p in version.split("-")[0].split(".")[:2])
+
+
+def committed_versions() -> list[str]:
+    """The releases the committed data holds (their full versions), oldest first."""
+    if not (OUT / "index.json").exists():
+        return []
+    return [json.loads((OUT / f"{key}.json").read_text())["release"] for key in json.loads((OUT / "index.json").read_text())["releases"]]
+
+
+def files_of(data: dict) -> dict[str, str]:
+    """File name -> text: one file per release, and the index of releases with the newest
+    release's messages (what the rules' docs quote)."""
+    files = {}
+    for key, entry in data["releases"].items():
+        files[f"{key}.json"] = json.dumps({"generated_by": data["generated_by"], **entry}, separators=(",", ":"), default=repr) + "\n"
+    ordered = sorted(data["releases"], key=lambda k: _key(k))
+    messages = []
+    if ordered:
+        for item in data["releases"][ordered[-1]]["checks"]:
+            text = " ".join(item["message"].format(*("{" + f["text"] + "}" for f in item["fields"])).split())
+            if [item["file"], text] not in messages:
+                messages.append([item["file"], text])
+    index = {"generated_by": data["generated_by"], "releases": ordered, "newest": ordered[-1] if ordered else None, "messages": messages}
+    files["index.json"] = json.dumps(index, indent=1) + "\n"
+    return files
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("versions", nargs="*")
-    parser.add_argument("--check", action="store_true")
+    parser.add_argument("versions", nargs="*", help="releases to read (default: those the committed data holds)")
+    parser.add_argument("--add", metavar="VERSION", help="add one release (e.g. 0.33.0) to the committed ones")
+    parser.add_argument("--check", action="store_true", help="exit 1 when the committed files differ")
     args = parser.parse_args(argv)
-    versions = args.versions
-    if not versions and OUT.exists():
-        versions = [entry["release"] for entry in json.loads(OUT.read_text())["releases"].values()]
-    data = generate(versions or list(DEFAULT_RELEASES))
-    text = json.dumps(data, separators=(",", ":"), default=repr) + "\n"
+    versions = args.versions or committed_versions() or list(DEFAULT_RELEASES)
+    if args.add:
+        versions = [v for v in versions if _key(v) != _key(args.add)] + [args.add]
+    versions = sorted(versions, key=_key)
+    data = generate(versions)
+    files = files_of(data)
     if args.check:
-        if not OUT.exists() or OUT.read_text() != text:
-            print(f"{OUT} is out of date: run python tools/vllm_startup_checks.py", file=sys.stderr)
+        stale = [name for name, text in files.items() if not (OUT / name).exists() or (OUT / name).read_text() != text]
+        stale += [p.name for p in OUT.glob("*.json") if p.name not in files]
+        if stale:
+            print(f"{OUT}: {', '.join(sorted(stale))} out of date: run python tools/vllm_startup_checks.py", file=sys.stderr)
             return 1
         return 0
-    OUT.write_text(text)
+    OUT.mkdir(parents=True, exist_ok=True)
+    for stale in OUT.glob("*.json"):
+        if stale.name not in files:
+            stale.unlink()
+    for name, text in files.items():
+        (OUT / name).write_text(text)
     print(f"wrote {OUT}: " + ", ".join(f"{k}: {len(v['checks'])} checks" for k, v in data["releases"].items()))
     return 0
 

@@ -60,6 +60,18 @@ dcp_ok = LLM(MODEL, tensor_parallel_size=4, decode_context_parallel_size=2)
 budget = LLM(MODEL, compilation_config={"encoder_cudagraph_max_token_budget": 0})  # expect: VLM406
 budget_ok = LLM(MODEL, compilation_config={"encoder_cudagraph_max_token_budget": 4096})
 
+# Nsight profiles Ray workers: one GPU picks the "uni" executor, an explicit "mp" is not Ray.
+nsight = LLM(MODEL, ray_workers_use_nsight=True)  # expect: VLM401
+nsight_mp = LLM(MODEL, tensor_parallel_size=2, ray_workers_use_nsight=True, distributed_executor_backend="mp")  # expect: VLM401
+nsight_ray = LLM(MODEL, ray_workers_use_nsight=True, distributed_executor_backend="ray")
+# Two GPUs and no backend: vLLM picks Ray or multiprocessing by what it finds running.
+nsight_tp = LLM(MODEL, tensor_parallel_size=2, ray_workers_use_nsight=True)
+
+# Dual-batch overlap splits a batch in two: each threshold must reach the microbatch count.
+dbo = LLM(MODEL, enable_dbo=True, dbo_decode_token_threshold=1)  # expect: VLM401
+dbo_ok = LLM(MODEL, enable_dbo=True, dbo_decode_token_threshold=2)
+dbo_off = LLM(MODEL, dbo_decode_token_threshold=1)
+
 # Unknown values mean silence.
 world = int(os.environ.get("DP", "1"))
 from_env = LLM(MODEL, data_parallel_size=world, ray_workers_use_nsight=bool(os.environ.get("NSIGHT")))

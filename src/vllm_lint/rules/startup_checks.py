@@ -1,5 +1,5 @@
 """Start-up checks between engine arguments (VLM401-VLM409), driven by data generated from
-vLLM's own config code (``startup_checks.json``, written by ``tools/vllm_startup_checks.py``).
+vLLM's own config code (``startup_data/<release>.json``, written by ``tools/vllm_startup_checks.py``).
 
 Each check is one ``raise`` of a vLLM validator whose condition reads only engine arguments:
 its condition as an expression tree, vLLM's message, and the file, line and function it
@@ -31,17 +31,28 @@ from vllm_lint.facts import ABSENT, UNKNOWN, Known, Mapping, as_bool
 from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import VersionRange
 
-_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startup_checks.json")
+# One file per minor release (``0.34.json``), read only when a file runs on that release, and
+# ``index.json``: the releases there are, and the newest one's messages (for the rules' docs).
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "startup_data")
 
 
 @lru_cache(maxsize=1)
-def _data() -> dict:
-    with open(_DATA, encoding="utf-8") as handle:
+def _index() -> dict:
+    with open(os.path.join(_DATA, "index.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@lru_cache(maxsize=None)
+def _load(key: str) -> dict:
+    with open(os.path.join(_DATA, key + ".json"), encoding="utf-8") as handle:
         return json.load(handle)
 
 
 def _release_data(version) -> dict | None:
-    return _data()["releases"].get("%d.%d" % version.release)
+    """The checks of the release a file runs on (a release newer than the newest known one
+    has the newest's); None for a release the data does not have."""
+    key = "%d.%d" % version.release
+    return _load(key) if key in _index()["releases"] else None
 
 
 class Enum:
@@ -538,19 +549,16 @@ def code_of(path: str) -> str:
 
 
 def _versions() -> VersionRange:
-    keys = sorted(tuple(int(p) for p in key.split(".")) for key in _data()["releases"])
+    keys = sorted(tuple(int(p) for p in key.split(".")) for key in _index()["releases"])
     return VersionRange(keys[0], None) if keys else VersionRange((99, 0), None)
 
 
 def _errors(code: str) -> tuple[str, ...]:
     """vLLM's messages for this code in the newest release, their fields as vLLM writes them."""
-    newest = max(_data()["releases"].values(), key=lambda r: tuple(int(p) for p in r["release"].split(".")))
     texts = []
-    for item in newest["checks"]:
-        if code_of(item["file"]) == code:
-            text = item["message"].format(*("{" + f["text"] + "}" for f in item["fields"]))
-            if text not in texts:
-                texts.append(" ".join(text.split()))
+    for path, text in _index()["messages"]:
+        if code_of(path) == code and text not in texts:
+            texts.append(text)
     return tuple(texts)
 
 

@@ -5,9 +5,10 @@ themselves: elastic EP without `enable_eplb`, EPLB without
 (and its `EPLBConfig`) whose conditions the generator can write in terms of
 arguments. A check reading a field vLLM computes on the way (the executor
 backend it picks, the external load-balancing mode it infers) is reported only
-where the arguments decide that field too; otherwise it stays silent (so, in
-0.34, nsight profiling without Ray and `tensor_parallel_size` not divisible by
-`decode_context_parallel_size` with one data-parallel rank are not reported).
+where the arguments decide that field too; otherwise it stays silent. Nsight
+profiling without Ray is reported where the backend is written, or where one GPU
+makes vLLM pick `uni`; with several GPUs and no backend written, vLLM picks Ray
+or multiprocessing by what it finds running, and the check is silent.
 
 ## Why is this bad?
 vLLM validates the parallel configuration before it loads the model and
