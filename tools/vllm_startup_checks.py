@@ -271,6 +271,32 @@ class Release:
                         and _is_self_attr(value)
                     ):
                         self.spec_aliases[key.value] = value.attr
+        # Keys EngineArgs writes into a dict argument itself before the config is built from it
+        # (``self.speculative_config.update({"target_model_config": target_model_config})``):
+        # not the user's, their values are not arguments.
+        self.engine_keys: dict[str, set] = {}
+        for method in engine.methods.values():
+            for node in ast.walk(method):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "update"
+                    and _is_self_attr(node.func.value)
+                    and node.args
+                    and isinstance(node.args[0], ast.Dict)
+                ):
+                    for key in node.args[0].keys:
+                        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                            self.engine_keys.setdefault(node.func.value.attr, set()).add(key.value)
+                elif isinstance(node, ast.Assign):
+                    for target in node.targets:
+                        if (
+                            isinstance(target, ast.Subscript)
+                            and _is_self_attr(target.value)
+                            and isinstance(target.slice, ast.Constant)
+                            and isinstance(target.slice.value, str)
+                        ):
+                            self.engine_keys.setdefault(target.value.attr, set()).add(target.slice.value)
         # Engine-argument defaults: literals, or ``SomeConfig.field``.
         self.defaults: dict[str, object] = {}
         for name, default in engine.fields.items():
@@ -403,6 +429,8 @@ class Context:
         if cls in release.dict_built:
             if release.field_default(cls, name) is UNDEFINED and (info is None or name not in info.fields):
                 raise Untranslatable(f"{cls}.{name}")
+            if name in release.engine_keys.get(release.dict_built[cls], ()):
+                raise Untranslatable(f"{cls}.{name} is set by EngineArgs")
             return {"arg": release.dict_built[cls], "key": name}
         if (cls, name) in release.filled:
             argument = release.filled[(cls, name)]
@@ -1030,25 +1058,58 @@ def _speculator_checks(release: Release) -> list[dict]:
     if not table or "SpeculativeConfig" not in release.dict_built:
         return []
     found = []
+    post_init = release.classes["SpeculativeConfig"].methods.get("__post_init__")
     for cls_name in sorted(set(table.values())):
         info = release.classes.get(cls_name)
         if info is None:
             continue
-        owner_cls = info
-        while owner_cls is not None and "configure" not in owner_cls.methods:
-            owner_cls = next((release.classes[b] for b in owner_cls.bases if b in release.classes), None)
-        if owner_cls is None:
-            continue
-        function = owner_cls.methods["configure"]
-        if len(function.args.args) != 2:
-            continue
-        methods = sorted(m for m, c in table.items() if c == cls_name)
-        ctx = Context(release, "SpeculativeConfig", owner=function.args.args[1].arg)
-        method = {"op": "in", "args": [{"arg": release.dict_built["SpeculativeConfig"], "key": "method"}, {"const": methods}]}
-        for check in Walker(ctx, function, owner_cls.path, f"{owner_cls.name}.configure", extra=[method]).run():
-            if check not in found:
-                found.append(check)
+        for name in ("default_model", "configure"):
+            owner_cls = info
+            while owner_cls is not None and name not in owner_cls.methods:
+                owner_cls = next((release.classes[b] for b in owner_cls.bases if b in release.classes), None)
+            if owner_cls is None:
+                continue
+            function = owner_cls.methods[name]
+            if len(function.args.args) != 2:
+                continue
+            owner = function.args.args[1].arg
+            methods = sorted(m for m, c in table.items() if c == cls_name)
+            ctx = Context(release, "SpeculativeConfig", owner=owner)
+            method = {"op": "in", "args": [{"arg": release.dict_built["SpeculativeConfig"], "key": "method"}, {"const": methods}]}
+            extra = [method]
+            if name == "default_model":
+                # ``SpeculativeConfig.__post_init__`` asks the method's class for a draft only
+                # where none is given and the number of tokens is:
+                # ``if self.model is None and (self.num_speculative_tokens is not None or ...)``.
+                call = _default_model_guard(post_init, owner) if post_init is not None else None
+                if call is None:
+                    continue
+                try:
+                    extra.append(ctx.translate(call))
+                except Untranslatable:
+                    continue
+            for check in Walker(ctx, function, owner_cls.path, f"{owner_cls.name}.{name}", extra=extra).run():
+                if check not in found:
+                    found.append(check)
     return found
+
+
+def _default_model_guard(post_init: ast.FunctionDef, owner: str) -> ast.expr | None:
+    """The test of the ``if`` whose body calls ``<class>.default_model(self)`` in
+    ``SpeculativeConfig.__post_init__`` (its ``or`` parts that are calls left unknown), read
+    with the configure function's parameter in place of ``self``."""
+    for node in ast.walk(post_init):
+        if isinstance(node, ast.If) and any(
+            isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) and inner.func.attr == "default_model"
+            for stmt in node.body
+            for inner in ast.walk(stmt)
+        ):
+            test = ast.parse(ast.unparse(node.test), mode="eval").body
+            for inner in ast.walk(test):
+                if isinstance(inner, ast.Name) and inner.id == "self":
+                    inner.id = owner
+            return test
+    return None
 
 
 def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:

@@ -72,6 +72,16 @@ dbo = LLM(MODEL, enable_dbo=True, dbo_decode_token_threshold=1)  # expect: VLM40
 dbo_ok = LLM(MODEL, enable_dbo=True, dbo_decode_token_threshold=2)
 dbo_off = LLM(MODEL, dbo_decode_token_threshold=1)
 
+# Speculative decoding: EAGLE heads and draft models are checkpoints of their own; n-gram
+# lookup needs none.
+eagle = LLM(MODEL, speculative_config={"method": "eagle3", "num_speculative_tokens": 3})  # expect: VLM406
+draft = LLM(MODEL, speculative_config={"method": "draft_model", "num_speculative_tokens": 2})  # expect: VLM406
+eagle_head = LLM(MODEL, speculative_config={"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3})
+eagle_no_tokens = LLM(MODEL, speculative_config={"method": "eagle3"})
+ngram = LLM(MODEL, speculative_config={"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4})
+# MTP drafts from the target's own layers: vLLM hands the target's config to the speculative one.
+mtp = LLM("deepseek-ai/DeepSeek-V3", speculative_config={"method": "mtp", "num_speculative_tokens": 1})
+
 # Unknown values mean silence.
 world = int(os.environ.get("DP", "1"))
 from_env = LLM(MODEL, data_parallel_size=world, ray_workers_use_nsight=bool(os.environ.get("NSIGHT")))

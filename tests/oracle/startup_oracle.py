@@ -134,6 +134,11 @@ MODEL_WORDS = (
 )
 
 
+# Phrases with a word of MODEL_WORDS that name an argument, not the model: a speculative
+# method that needs a draft checkpoint given without one (``speculative_config["model"]``).
+ARGUMENT_PHRASES = ("provided but without speculative model",)
+
+
 def argument_space(release: dict, rng: random.Random) -> dict:
     """Values for the arguments the checks read: each argument's constants in the checks,
     its default, and neighbours; plus the arguments of vLLM's common launches."""
@@ -189,7 +194,9 @@ def configurations(release: dict, count: int, seed: int) -> list[dict]:
     extra = {
         "checkpoint_prepare_on_startup": [True], "enable_sleep_mode": [True, False],
         "speculative_config": [{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 2, "prompt_lookup_min": 4},
-                               {"method": "eagle", "num_speculative_tokens": 2}, {"num_speculative_tokens": 2}],
+                               {"method": "eagle", "num_speculative_tokens": 2}, {"num_speculative_tokens": 2},
+                               {"method": "eagle3", "num_speculative_tokens": 3}, {"method": "draft_model", "num_speculative_tokens": 2},
+                               {"method": "eagle", "model": "ngram", "num_speculative_tokens": 2}],
         "long_prefill_token_threshold": [64, 10000], "max_model_len": [1024, 2048],
         "kv_cache_dtype": ["float16", "auto"], "dtype": ["bfloat16", "float16", "auto"],
         "enable_lora": [True, False], "enable_dbo": [True, False],
@@ -266,6 +273,8 @@ def decidable(message: str) -> bool:
     rank from ``torchrun``'s environment, which the arguments do not give)."""
     if message.startswith("KeyError: '") and message[len("KeyError: '"):].rstrip("'").isupper():
         return False
+    for phrase in ARGUMENT_PHRASES:
+        message = message.replace(phrase, "")
     return not any(word in message for word in MODEL_WORDS)
 
 
