@@ -1,0 +1,73 @@
+"""The start-up checks' data: one file per release, read only for the release a file runs on."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from vllm_lint.lint import lint_python_bytes
+from vllm_lint.rules import startup_checks
+from vllm_lint.versions import Version
+
+DATA = Path(startup_checks._DATA)
+
+
+def lint(source: str, release: str):
+    return lint_python_bytes("app.py", source.encode(), lambda _path: (Version.parse(release), "test")).findings
+
+
+def test_each_release_has_its_file_and_the_index_lists_them():
+    index = json.loads((DATA / "index.json").read_text())
+    files = sorted(p.stem for p in DATA.glob("*.json") if p.stem != "index")
+    assert sorted(index["releases"]) == files
+    assert index["newest"] == max(files, key=lambda k: tuple(int(p) for p in k.split(".")))
+    for key in files:
+        data = json.loads((DATA / f"{key}.json").read_text())
+        assert data["release"].startswith(key + ".")
+        assert data["checks"] and all(check["file"].startswith("vllm/") for check in data["checks"])
+
+
+def test_importing_the_rules_reads_no_release_file():
+    code = (
+        "import vllm_lint.rules.startup_checks as s, vllm_lint.rules.startup_parallel\n"
+        "import vllm_lint.rules.startup_model\n"
+        "print(s._load.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0"
+
+
+def test_a_file_reads_only_its_release():
+    startup_checks._load.cache_clear()
+    oldest = json.loads((DATA / "index.json").read_text())["releases"][0]
+    lint('from vllm import LLM\n\nllm = LLM("m", checkpoint_prepare_on_startup=True)\n', oldest)
+    assert startup_checks._load.cache_info().currsize == 1
+    assert startup_checks._load(oldest)["release"].startswith(oldest)
+
+
+def test_the_finding_names_the_release_it_runs_on():
+    source = 'from vllm import LLM\n\nllm = LLM("m", ray_workers_use_nsight=True, distributed_executor_backend="mp")\n'
+    for key in json.loads((DATA / "index.json").read_text())["releases"]:
+        found = [f for f in lint(source, key) if f.code == "VLM401"]
+        assert found, key
+        assert f"by vLLM {key} (" in found[0].message
+
+
+def test_a_release_without_data_is_silent():
+    source = 'from vllm import LLM\n\nllm = LLM("m", ray_workers_use_nsight=True, distributed_executor_backend="mp")\n'
+    oldest = json.loads((DATA / "index.json").read_text())["releases"][0]
+    major, minor = (int(p) for p in oldest.split("."))
+    if (major, minor - 1) < (0, 27):
+        return  # older than every release the rules know: the oldest profile stands in
+    assert not [f for f in lint(source, f"{major}.{minor - 1}") if f.code.startswith("VLM40")]
+
+
+def test_a_check_a_release_does_not_have_is_not_reported_on_it():
+    """Each release's own conditions: a check that only some releases raise is reported on those."""
+    checks = {}
+    for key in json.loads((DATA / "index.json").read_text())["releases"]:
+        data = json.loads((DATA / f"{key}.json").read_text())
+        checks[key] = {" ".join(c["message"].split()) for c in data["checks"]}
+    assert len({frozenset(v) for v in checks.values()}) == len(checks)  # the releases differ
