@@ -64,10 +64,12 @@ def test_a_release_without_data_is_silent():
     assert not [f for f in lint(source, f"{major}.{minor - 1}") if f.code.startswith("VLM40")]
 
 
-def test_a_check_a_release_does_not_have_is_not_reported_on_it():
-    """Each release's own conditions: a check that only some releases raise is reported on those."""
-    checks = {}
-    for key in json.loads((DATA / "index.json").read_text())["releases"]:
-        data = json.loads((DATA / f"{key}.json").read_text())
-        checks[key] = {" ".join(c["message"].split()) for c in data["checks"]}
-    assert len({frozenset(v) for v in checks.values()}) == len(checks)  # the releases differ
+def test_each_release_checks_with_its_own_conditions_and_messages():
+    """0.32 wants numa_bind=True for NUMA binding lists; 0.34 only refuses numa_bind=False."""
+    unset = 'from vllm import LLM\n\nllm = LLM("m", numa_bind_nodes=[0, 1])\n'
+    refused = 'from vllm import LLM\n\nllm = LLM("m", numa_bind_nodes=[0, 1], numa_bind=False)\n'
+    on_032 = [f.vllm_error for f in lint(unset, "0.32") if f.code == "VLM401"]
+    assert on_032 == ["numa_bind_nodes and numa_bind_cpus require numa_bind=True."]
+    assert not [f for f in lint(unset, "0.34") if f.code == "VLM401"]
+    on_034 = [f.vllm_error for f in lint(refused, "0.34") if f.code == "VLM401"]
+    assert on_034 == ["NUMA binding lists cannot be combined with numa_bind=False."]

@@ -380,6 +380,9 @@ MODEL_PASS_THROUGH = {
     # unless the model's config.json has a ``speculators_config`` (a speculators-format draft)
     "maybe_override_with_speculators",
 }
+# Registries of plugins: a method name registered by a plugin is not one of vLLM's own (the
+# checks are those of vLLM without plugins): the lookup finds nothing.
+NO_PLUGINS = {"get_custom_speculator_config_class"}
 # The checks are those of vLLM's CUDA build on an NVIDIA GPU: the platform's identity is known.
 CUDA_PLATFORM = {
     "current_platform.is_cuda": True,
@@ -536,8 +539,12 @@ class Context:
             return {"op": "if", "args": [self.translate(node.test), self.translate(node.body), self.translate(node.orelse)]}
         if isinstance(node, ast.BinOp) and type(node.op) in ARITH:
             return {"op": ARITH[type(node.op)], "args": [self.translate(node.left), self.translate(node.right)]}
+        if isinstance(node, ast.NamedExpr) and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) in NO_PLUGINS:
+            return {"const": None}
         if isinstance(node, ast.Call):
             func = ast.unparse(node.func)
+            if func in NO_PLUGINS:
+                return {"const": None}
             if func in CUDA_PLATFORM and not node.args:
                 return {"const": CUDA_PLATFORM[func]}
             if func == "get_args" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
@@ -1059,6 +1066,7 @@ def _speculator_checks(release: Release) -> list[dict]:
         return []
     found = []
     post_init = release.classes["SpeculativeConfig"].methods.get("__post_init__")
+    method_value = _inferred_method(release, post_init) or {"arg": release.dict_built["SpeculativeConfig"], "key": "method"}
     for cls_name in sorted(set(table.values())):
         info = release.classes.get(cls_name)
         if info is None:
@@ -1075,7 +1083,7 @@ def _speculator_checks(release: Release) -> list[dict]:
             owner = function.args.args[1].arg
             methods = sorted(m for m, c in table.items() if c == cls_name)
             ctx = Context(release, "SpeculativeConfig", owner=owner)
-            method = {"op": "in", "args": [{"arg": release.dict_built["SpeculativeConfig"], "key": "method"}, {"const": methods}]}
+            method = {"op": "in", "args": [method_value, {"const": methods}]}
             extra = [method]
             if name == "default_model":
                 # ``SpeculativeConfig.__post_init__`` asks the method's class for a draft only
@@ -1092,6 +1100,29 @@ def _speculator_checks(release: Release) -> list[dict]:
                 if check not in found:
                     found.append(check)
     return found
+
+
+def _inferred_method(release: Release, post_init: ast.FunctionDef | None) -> dict | None:
+    """The speculative method as ``SpeculativeConfig.__post_init__`` has it where it looks up
+    the method's class (``get_method_config_class(self)``): the one written, or the one it infers
+    (no method and no model: ``draft_model``; the MTP aliases: ``mtp``)."""
+    if post_init is None:
+        return None
+    line = next(
+        (
+            stmt.lineno
+            for stmt in post_init.body
+            for node in ast.walk(stmt)
+            if isinstance(node, ast.Call) and ast.unparse(node.func) == "get_method_config_class"
+        ),
+        None,
+    )
+    if line is None:
+        return None
+    walker = Walker(_post_init_context(release, "SpeculativeConfig"), post_init, "", "SpeculativeConfig.__post_init__")
+    walker.stop_at = line
+    walker.run()
+    return (walker.locals_at_stop or {}).get("self.method")
 
 
 def _default_model_guard(post_init: ast.FunctionDef, owner: str) -> ast.expr | None:

@@ -78,6 +78,9 @@ eagle = LLM(MODEL, speculative_config={"method": "eagle3", "num_speculative_toke
 draft = LLM(MODEL, speculative_config={"method": "draft_model", "num_speculative_tokens": 2})  # expect: VLM406
 eagle_head = LLM(MODEL, speculative_config={"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "num_speculative_tokens": 3})
 eagle_no_tokens = LLM(MODEL, speculative_config={"method": "eagle3"})
+# No method and no model: vLLM takes it for a draft model, and there is none.
+tokens_only = LLM(MODEL, speculative_config={"num_speculative_tokens": 2})  # expect: VLM406
+draft_given = LLM(MODEL, speculative_config={"model": "meta-llama/Llama-3.2-1B-Instruct", "num_speculative_tokens": 2})
 ngram = LLM(MODEL, speculative_config={"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4})
 # MTP drafts from the target's own layers: vLLM hands the target's config to the speculative one.
 mtp = LLM("deepseek-ai/DeepSeek-V3", speculative_config={"method": "mtp", "num_speculative_tokens": 1})
