@@ -73,7 +73,7 @@ def prepare_vllm(source: str | None = None):
     if source:
         sys.path.insert(0, source)
     sys.meta_path.insert(0, _Stubs())
-    for key, value in {"VLLM_LOGGING_LEVEL": "CRITICAL", "VLLM_NO_USAGE_STATS": "1", "VLLM_DO_NOT_TRACK": "1"}.items():
+    for key, value in {"VLLM_LOGGING_LEVEL": "CRITICAL", "VLLM_NO_USAGE_STATS": "1", "VLLM_DO_NOT_TRACK": "1", "HF_HUB_OFFLINE": "1"}.items():
         os.environ.setdefault(key, value)
     import torch
 
@@ -195,8 +195,7 @@ def configurations(release: dict, count: int, seed: int) -> list[dict]:
         "checkpoint_prepare_on_startup": [True], "enable_sleep_mode": [True, False],
         "speculative_config": [{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 2, "prompt_lookup_min": 4},
                                {"method": "eagle", "num_speculative_tokens": 2}, {"num_speculative_tokens": 2},
-                               {"method": "eagle3", "num_speculative_tokens": 3}, {"method": "draft_model", "num_speculative_tokens": 2},
-                               {"method": "eagle", "model": "ngram", "num_speculative_tokens": 2}],
+                               {"method": "eagle3", "num_speculative_tokens": 3}, {"method": "draft_model", "num_speculative_tokens": 2}],
         "long_prefill_token_threshold": [64, 10000], "max_model_len": [1024, 2048],
         "kv_cache_dtype": ["float16", "auto"], "dtype": ["bfloat16", "float16", "auto"],
         "enable_lora": [True, False], "enable_dbo": [True, False],
