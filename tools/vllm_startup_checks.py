@@ -545,6 +545,9 @@ class Context:
             func = ast.unparse(node.func)
             if func in NO_PLUGINS:
                 return {"const": None}
+            early = self._none_answer(node)
+            if early is not None:
+                return early
             if func in CUDA_PLATFORM and not node.args:
                 return {"const": CUDA_PLATFORM[func]}
             if func == "get_args" and len(node.args) == 1 and isinstance(node.args[0], ast.Name):
@@ -573,6 +576,40 @@ class Context:
                     raise Untranslatable(ast.unparse(node))
                 return {"arg": node.args[0].value, "default": default}
         raise Untranslatable(ast.unparse(node))
+
+
+    def _none_answer(self, call: ast.Call) -> dict | None:
+        """A static method of a config class called on one value, whose first statement answers
+        for None (``if model is None: return False``): that answer where the value is None,
+        unknown otherwise."""
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in self.release.classes
+            and len(call.args) == 1
+            and not call.keywords
+        ):
+            return None
+        method = self.release.classes[func.value.id].methods.get(func.attr)
+        if method is None or "staticmethod" not in [ast.unparse(d) for d in method.decorator_list] or len(method.args.args) != 1:
+            return None
+        body = [stmt for stmt in method.body if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))]
+        first = body[0] if body else None
+        param = method.args.args[0].arg
+        if not (
+            isinstance(first, ast.If)
+            and not first.orelse
+            and ast.unparse(first.test) == f"{param} is None"
+            and len(first.body) == 1
+            and isinstance(first.body[0], ast.Return)
+            and first.body[0].value is not None
+            and literal(first.body[0].value) is not UNDEFINED
+        ):
+            return None
+        value = self.translate(call.args[0])
+        answer = literal(first.body[0].value)
+        return {"op": "if", "args": [{"op": "is", "args": [value, {"const": None}]}, {"const": answer}, {"unknown": ast.unparse(call)}]}
 
 
 _CONSTRUCTED: dict[int, set] = {}

@@ -16,6 +16,10 @@ window_ok = LLM(MODEL, speculative_config={"method": "ngram", "num_speculative_t
 draft_tp = LLM(MODEL, speculative_config={"model": "meta-llama/Llama-3.2-1B", "num_speculative_tokens": 2, "tensor_parallel_size": 1})  # expect: VLM406
 draft_tp_ok = LLM(MODEL, speculative_config={"model": "meta-llama/Llama-3.2-1B", "num_speculative_tokens": 2, "draft_tensor_parallel_size": 1})
 
+# No method and no model: vLLM takes it for a draft model, and there is none.
+tokens_only = LLM(MODEL, speculative_config={"num_speculative_tokens": 2})  # expect: VLM406
+draft_given = LLM(MODEL, speculative_config={"model": "meta-llama/Llama-3.2-1B-Instruct", "num_speculative_tokens": 2})
+
 # MTP drafts from the target's own layers: vLLM hands the target's config to the speculative one.
 mtp = LLM("deepseek-ai/DeepSeek-V3", speculative_config={"method": "mtp", "num_speculative_tokens": 1})
 
