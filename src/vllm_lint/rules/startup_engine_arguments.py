@@ -29,7 +29,7 @@ llm = LLM("Qwen/Qwen3-8B", tensor_parallel_size=2, nnodes=2, node_rank=0)
 No automatic fix: the launch layout is the user's choice.
 
 ## Versions
-Every release the data was generated from (0.34 today).
+Every release the data was generated from (0.29-0.34 today).
 """
 
 from vllm_lint.rules.startup_checks import make_rule

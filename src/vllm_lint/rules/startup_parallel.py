@@ -42,7 +42,7 @@ llm = LLM(
 No automatic fix: which of the arguments is meant cannot be known.
 
 ## Versions
-Every release the data was generated from (0.34 today); the conditions and the
+Every release the data was generated from (0.29-0.34 today); the conditions and the
 messages are those of the release.
 """
 

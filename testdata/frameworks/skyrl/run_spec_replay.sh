@@ -15,4 +15,4 @@ uv run --isolated --extra fsdp -m skyrl.train.entrypoints.main_base \
   generator.sampling_params.top_k=32 \
   +generator.inference_engine.engine_init_kwargs.logprobs_mode=processed_logprobs \
   +generator.inference_engine.engine_init_kwargs.return_sampling_mask=true \
-  generator.inference_engine.speculative_config='{method: eagle3, num_speculative_tokens: 3, enable_adaptive_verification: true}'  # expect: VLM102:3
+  generator.inference_engine.speculative_config='{method: eagle3, model: RedHatAI/Qwen3-8B-speculator.eagle3, num_speculative_tokens: 3, enable_adaptive_verification: true}'  # expect: VLM102:3
