@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import vllm_lint.launch.schema as schema
 from vllm_lint.facts import ABSENT, UNKNOWN, Known, Mapping, as_bool
@@ -42,7 +42,7 @@ def _index() -> dict:
         return json.load(handle)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(key: str) -> dict:
     with open(os.path.join(_DATA, key + ".json"), encoding="utf-8") as handle:
         return json.load(handle)
