@@ -350,3 +350,59 @@ def test_the_generator_reads_what_a_config_validates_at_start_up(tmp_path):
     assert vllm_schema.field_bounds(cls, tree, "vllm.config.cache", "seed") == {"ge": 0, "le": 4294967295}
     assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "inner") == {"class": "Inner", "fields": ["backend", "mode"]}
     assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "seed") is None
+
+
+def test_the_generator_follows_star_imports_and_re_exports_to_a_literal_alias(tmp_path):
+    # vLLM 0.33+: FrontendArgs imports ChatTemplateContentFormatOption from a package whose
+    # __init__ star-imports the module that defines it.
+    vllm_schema, tree = _synthetic_tree(
+        tmp_path,
+        {
+            "vllm/__init__.py": "",
+            "vllm/renderers/__init__.py": "",
+            "vllm/renderers/chat_utils/__init__.py": '''
+                from .chat_template import load_chat_template
+                from .types import *
+                from .types import __all__ as all_types
+                from .private import *
+            ''',
+            "vllm/renderers/chat_utils/types.py": '''
+                from typing import Literal
+                __all__ = ["ContentFormatOption"]
+                ContentFormatOption = Literal["auto", "string", "openai"]
+                Hidden = Literal["a", "b"]
+            ''',
+            "vllm/renderers/chat_utils/private.py": '''
+                from typing import Literal
+                Public = Literal["x"]
+                _Private = Literal["y"]
+            ''',
+            "vllm/renderers/chat_utils/chat_template.py": '''
+                from .types import ContentFormatOption
+                def load_chat_template(): ...
+            ''',
+            "vllm/entrypoints/__init__.py": "",
+            "vllm/entrypoints/cli_args.py": '''
+                from vllm.renderers.chat_utils import ContentFormatOption, Hidden, Public, _Private
+                from vllm.renderers.chat_utils.chat_template import ContentFormatOption as ReExported
+            ''',
+        },
+    )
+    values = lambda name: vllm_schema.literal_values(tree, "vllm.entrypoints.cli_args", __import__("ast").Name(name))  # noqa: E731
+    assert values("ContentFormatOption") == ["auto", "string", "openai"]
+    assert values("ReExported") == ["auto", "string", "openai"]
+    assert values("Public") == ["x"]  # a module without __all__ exports its public names
+    # Not exported by the star import: __all__ leaves it out, or its name is private.
+    assert values("Hidden") is None and values("_Private") is None
+
+
+def test_the_servers_literal_options_have_choices_in_every_release_that_types_them():
+    for minor in range(8, 35):
+        release = schema.schema_for(Version(0, minor))
+        assert release.choices["chat_template_content_format"]["cli"] == ["auto", "openai", "string"], minor
+        assert release.choices["uvicorn_log_level"]["cli"] == ["critical", "debug", "error", "info", "trace", "warning"]
+    for minor in (33, 34):
+        release = schema.schema_for(Version(0, minor))
+        assert release.choices["tool_strict_level"]["cli"] == ["auto", "function", "parameter"]
+        assert "none" in release.choices["fingerprint_mode"]["cli"] and "xhigh" in release.choices["anthropic_disabled_thinking_effort"]["cli"]
+        assert not release.has_option("--no-chat-template-content-format")  # one value, no custom action

@@ -22,7 +22,8 @@ Per release the schema holds:
 * the keywords of ``LLM.__init__`` (with ``EngineArgs``' fields when it takes ``**kwargs``),
   ``EngineArgs`` and ``AsyncEngineArgs`` (dataclass fields, base classes included);
 * per dest, the accepted values where they are a closed set: ``cli`` from an explicit
-  literal ``choices=`` or a config field typed ``Literal[...]`` (aliases resolved; a
+  literal ``choices=`` or a config field typed ``Literal[...]`` (aliases resolved, through
+  vLLM's imports, re-exports and ``from x import *``; a
   ``| str`` member makes argparse use ``metavar``, no check; a member that takes no
   string, ``torch.dtype``, does not: ``get_kwargs`` still gives ``choices``), the same for
   the server's ``FrontendArgs`` fields; ``config`` what the config field validates at
@@ -117,7 +118,32 @@ class Tree:
                         if source.split(".")[0] != "vllm":
                             return ("external", source, alias.name)
                         return self.lookup(source, alias.name, depth + 1)
+        # ``from .types import *`` (vllm/renderers/chat_utils/__init__.py, 0.33+): the name is
+        # bound when the module star-exports it (its ``__all__``, or any public name without one).
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and [alias.name for alias in node.names] == ["*"]:
+                source = self.absolute(dotted, node.module, node.level)
+                if source.split(".")[0] != "vllm" or source == dotted or not self.star_exports(source, name):
+                    continue
+                found = self.lookup(source, name, depth + 1)
+                if found is not None:
+                    return found
         return None
+
+    def star_exports(self, dotted: str, name: str) -> bool:
+        """Whether ``from dotted import *`` binds ``name``: listed in a literal ``__all__``; without
+        one (or with one this reader cannot list), any name that does not start with ``_``."""
+        tree = self.module(dotted)
+        if tree is None:
+            return False
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+                if isinstance(node.value, (ast.List, ast.Tuple)) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.value.elts
+                ):
+                    return name in {e.value for e in node.value.elts}
+                break
+        return not name.startswith("_")
 
     def absolute(self, dotted: str, module: str | None, level: int) -> str:
         if level == 0:

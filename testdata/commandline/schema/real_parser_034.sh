@@ -20,6 +20,10 @@ vllm serve Qwen/Qwen3-8B --fingerprint-mode partial  # expect: VLM303
 vllm serve Qwen/Qwen3-8B --tool-strict-level strict  # expect: VLM303
 vllm serve Qwen/Qwen3-8B --anthropic-disabled-thinking-effort minimal  # expect: VLM303
 vllm serve Qwen/Qwen3-8B --uvicorn-log-level debug --fingerprint-mode hash --tool-strict-level function
+# The chat template's content format: a Literal alias the server imports through a star import.
+vllm serve Qwen/Qwen3-8B --chat-template-content-format bogus  # expect: VLM303
+vllm serve Qwen/Qwen3-8B --chat-template-content-format openai --anthropic-disabled-thinking-effort none
+vllm serve Qwen/Qwen3-8B --chat-template-content-format "$CONTENT_FORMAT"
 # Values argparse lets through but the config rejects at start-up.
 vllm serve Qwen/Qwen3-8B --lora-dtype half --enable-lora  # expect: VLM303
 vllm serve Qwen/Qwen3-8B --kv-cache-dtype foo  # expect: VLM303
