@@ -406,3 +406,40 @@ def test_the_servers_literal_options_have_choices_in_every_release_that_types_th
         assert release.choices["tool_strict_level"]["cli"] == ["auto", "function", "parameter"]
         assert "none" in release.choices["fingerprint_mode"]["cli"] and "xhigh" in release.choices["anthropic_disabled_thinking_effort"]["cli"]
         assert not release.has_option("--no-chat-template-content-format")  # one value, no custom action
+
+
+def test_the_generator_reads_options_registered_in_a_loop_over_a_literal_list(tmp_path):
+    # vLLM 0.11 registers its deprecated guided-decoding options in a loop.
+    import ast
+
+    vllm_schema, tree = _synthetic_tree(
+        tmp_path,
+        {
+            "vllm/__init__.py": "",
+            "vllm/engine/__init__.py": "",
+            "vllm/engine/arg_utils.py": '''
+                def add_cli_args(parser, names):
+                    for arg, type in [
+                        ("--old-backend", str),
+                        ("--old-disable-fallback", bool),
+                    ]:
+                        parser.add_argument(arg, type=type, help=f"[DEPRECATED] {arg}", deprecated=True)
+                    for flag in ("--old-flag-a", "--old-flag-b"):
+                        parser.add_argument(flag, action="store_true")
+                    for name in names:  # not a literal list: not read
+                        parser.add_argument(name)
+            ''',
+        },
+    )
+    func = next(node for node in tree.module("vllm.engine.arg_utils").body if isinstance(node, ast.FunctionDef))
+    reader = vllm_schema.Reader(tree, "vllm.engine.arg_utils")
+    reader.function(func)
+    assert reader.options == {"--old-backend": "one", "--old-disable-fallback": "one", "--old-flag-a": "flag", "--old-flag-b": "flag"}
+    assert reader.dests["--old-backend"] == "old_backend" and "old_backend" in reader.doubtful  # type= and no choices
+
+
+def test_vllm_0_11_still_accepts_the_deprecated_guided_decoding_options():
+    v011, v012 = schema.schema_for(Version(0, 11)), schema.schema_for(Version(0, 12))
+    for option in ("--guided-decoding-backend", "--guided-decoding-disable-fallback", "--guided-decoding-disable-any-whitespace"):
+        assert v011.has_option(option) and not v012.has_option(option)
+    assert "guided_decoding_backend" not in v011.choices  # type=str: any string

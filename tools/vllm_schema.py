@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import copy
 import json
 import re
 import sys
@@ -300,9 +301,11 @@ class Reader:
                 elif isinstance(inner, ast.Name) and inner.id in aliases:
                     retyped.add(aliases[inner.id])
         self.retyped = retyped
+        unrolled = loop_bindings(func)
         for node in ast.walk(func):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
-                self.add_argument(node, kwargs_of, changed, aliases)
+                for bindings in unrolled.get(id(node), [{}]):
+                    self.add_argument(substituted(node, bindings) if bindings else node, kwargs_of, changed, aliases)
 
     @staticmethod
     def _note_change(target: ast.Subscript, changed, aliases) -> None:
@@ -417,6 +420,44 @@ class Reader:
         if field not in fields:
             return "unknown"
         return kind_of_field(self.tree, *fields[field])
+
+
+def loop_bindings(func: ast.AST) -> dict[int, list[dict[str, ast.AST]]]:
+    """``add_argument`` calls inside ``for arg, type in [("--x", str), ...]:`` (the deprecated
+    guided-decoding options of 0.11): per call, the loop variables' values of each iteration.
+    A loop over anything but a literal list or tuple is left alone (its options stay unread)."""
+    found: dict[int, list[dict[str, ast.AST]]] = {}
+    for loop in ast.walk(func):
+        if not isinstance(loop, ast.For) or not isinstance(loop.iter, (ast.List, ast.Tuple)):
+            continue
+        target = loop.target
+        names = [target.id] if isinstance(target, ast.Name) else [e.id for e in target.elts if isinstance(e, ast.Name)] if isinstance(target, ast.Tuple) else []
+        if not names or (isinstance(target, ast.Tuple) and len(names) != len(target.elts)):
+            continue
+        iterations = []
+        for item in loop.iter.elts:
+            values = [item] if isinstance(target, ast.Name) else item.elts if isinstance(item, (ast.Tuple, ast.List)) else None
+            if values is None or len(values) != len(names):
+                iterations = []
+                break
+            iterations.append(dict(zip(names, values)))
+        if not iterations:
+            continue
+        for statement in loop.body:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+                    found[id(node)] = iterations
+    return found
+
+
+def substituted(call: ast.Call, bindings: dict[str, ast.AST]) -> ast.Call:
+    """A copy of the call with the loop variables replaced by one iteration's values."""
+
+    class Replace(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return copy.deepcopy(bindings[node.id]) if node.id in bindings and isinstance(node.ctx, ast.Load) else node
+
+    return Replace().visit(copy.deepcopy(call))
 
 
 def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str) -> dict | None:
