@@ -443,3 +443,67 @@ def test_vllm_0_11_still_accepts_the_deprecated_guided_decoding_options():
     for option in ("--guided-decoding-backend", "--guided-decoding-disable-fallback", "--guided-decoding-disable-any-whitespace"):
         assert v011.has_option(option) and not v012.has_option(option)
     assert "guided_decoding_backend" not in v011.choices  # type=str: any string
+
+
+def test_the_generator_reads_the_closed_choices_of_a_config_values_keys(tmp_path):
+    vllm_schema, tree = _synthetic_tree(
+        tmp_path,
+        {
+            "vllm/__init__.py": "",
+            "vllm/config/__init__.py": "",
+            "vllm/config/speculative.py": '''
+                from typing import Literal
+                from pydantic import Field, field_validator, model_validator
+                from vllm.config.utils import config
+
+                MTPTypes = Literal["deepseek_mtp", "mtp"]
+                Method = Literal["ngram", "eagle3", MTPTypes, "mtp"]
+
+                @config
+                class Spec:
+                    method: Method | None = None
+                    open_method: Method | str | None = None
+                    sampling: Literal["greedy", "probabilistic"] = "greedy"
+                    backend: Literal["a", "b"] = "a"
+                    count: int = 1
+
+                    @field_validator("backend", mode="before")
+                    @classmethod
+                    def _lower(cls, value):
+                        return value.lower()
+
+                    @field_validator("sampling")
+                    @classmethod
+                    def _after(cls, value):
+                        return value
+
+                @config
+                class Rewritten:
+                    kind: Literal["x", "y"] = "x"
+
+                    @model_validator(mode="before")
+                    @classmethod
+                    def _legacy(cls, data):
+                        return data
+
+                @config
+                class Engine:
+                    spec: Spec | None = None
+                    rewritten: Rewritten | None = None
+            ''',
+        },
+    )
+    engine = tree.lookup("vllm.config.speculative", "Engine")[2]
+    found = vllm_schema.config_keys(tree, "vllm.config.speculative", engine, "spec")
+    # A before-validator may turn any value into a member; an after-validator sees a member; | str is open.
+    assert found["choices"] == {"method": ["deepseek_mtp", "eagle3", "mtp", "ngram"], "sampling": ["greedy", "probabilistic"]}
+    assert "choices" not in vllm_schema.config_keys(tree, "vllm.config.speculative", engine, "rewritten")
+
+
+def test_the_speculative_method_is_closed_in_0_33_and_open_from_0_34():
+    v033, v034 = schema.schema_for(Version(0, 33)), schema.schema_for(Version(0, 34))
+    methods = v033.keys["speculative_config"]["choices"]["method"]
+    assert {"ngram", "eagle3", "draft_model", "mtp", "deepseek_mtp"} <= set(methods) and "medusa" not in methods
+    assert "method" not in v034.keys["speculative_config"]["choices"]  # Literal[...] | str: plugins add methods
+    assert v034.keys["speculative_config"]["choices"]["rejection_sample_method"] == ["block", "fly", "standard", "synthetic"]
+    assert "medusa" in schema.schema_for(Version(0, 30)).keys["speculative_config"]["choices"]["method"]

@@ -36,7 +36,8 @@ Per release the schema holds:
   (constant arithmetic such as ``2**32 - 1`` evaluated);
 * per dest whose config field holds one ``@config`` dataclass (``--compilation-config``,
   ``--speculative-config``), where the release's ``@config`` forbids extra fields: the
-  class and the fields its JSON value may name (``keys``);
+  class and the fields its JSON value may name (``keys``), with the closed ``Literal`` values
+  of those fields pydantic checks as written (``choices``: no ``before`` validator first);
 * the renames the release's own deprecation messages document (``release_renames``):
   per old argument, its successor, the value the message writes with it, how a fix may
   rewrite it, the message, and (across releases) the first and last release whose
@@ -479,7 +480,68 @@ def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str) -> dict 
     for item in ast.walk(node):  # InitVar fields are __init__ arguments too
         if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and "InitVar" in ast.unparse(item.annotation):
             fields.add(item.target.id)
-    return {"class": node.name, "fields": sorted(fields)}
+    entry = {"class": node.name, "fields": sorted(fields)}
+    values = key_choices(tree, bound[1], node)
+    if values:
+        entry["choices"] = values
+    return entry
+
+
+def key_choices(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, list]:
+    """The fields of a ``@config`` dataclass that pydantic validates against a closed set when
+    the class is built from a JSON value or dict (``SpeculativeConfig.method`` in 0.33: a
+    ``Literal`` alias; 0.34 adds ``| str``, an open set, and no values): field -> values.
+
+    The same reading as the engine arguments' ``config`` choices (``Literal`` members, an
+    ``IntEnum``'s values, members that take no string passed over).  A field a ``before``,
+    ``wrap`` or ``plain`` validator sees first (it may turn the value into a member), and every
+    field of a class with such a model validator, has none."""
+    rewritten, whole = rewriting_validators(tree, dotted, cls)
+    if whole:
+        return {}
+    found = {}
+    for name, (module, annotation) in dataclass_fields(tree, dotted, cls).items():
+        if name in rewritten or "*" in rewritten:
+            continue
+        values = literal_values(tree, module, annotation, others=VALIDATED)
+        if values:
+            found[name] = ordered(values)
+    return dict(sorted(found.items()))
+
+
+def ordered(values: list) -> list:
+    """Values sorted by their text, each once (a ``Literal`` alias may repeat a member)."""
+    return sorted({(type(v).__name__, v): v for v in values}.values(), key=str)
+
+
+def rewriting_validators(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int = 0) -> tuple[set[str], bool]:
+    """The fields a pydantic ``field_validator(..., mode="before"|"wrap"|"plain")`` of the class
+    (base classes too) sees before the type is checked, and whether a ``model_validator`` in
+    such a mode sees the whole input."""
+    fields: set[str] = set()
+    whole = False
+    for node in cls.body:
+        for decorator in getattr(node, "decorator_list", ()):
+            if not isinstance(decorator, ast.Call):
+                continue
+            kind = ast.unparse(decorator.func).rsplit(".", 1)[-1]
+            mode = next((k.value for k in decorator.keywords if k.arg == "mode"), None)
+            early = not (isinstance(mode, ast.Constant) and mode.value == "after")
+            if kind == "field_validator" and (early and mode is not None):
+                fields |= {a.value for a in decorator.args if isinstance(a, ast.Constant) and isinstance(a.value, str)}
+                if any(not isinstance(a, ast.Constant) for a in decorator.args):
+                    fields.add("*")
+            elif kind == "model_validator" and early:
+                whole = True
+    if depth < 6:
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = tree.lookup(dotted, base.id)
+                if bound is not None and bound[0] == "class":
+                    more, everything = rewriting_validators(tree, bound[1], bound[2], depth + 1)
+                    fields |= more
+                    whole = whole or everything
+    return fields, whole
 
 
 def frontend_retyped(tree: Tree, dotted: str, cls: ast.ClassDef) -> set[str]:
@@ -927,7 +989,7 @@ def release_schema(wheel: Path) -> dict:
                     # (then a metavar); another member (torch.dtype) does not stop them.
                     values = literal_values(tree, *annotation, others=NOT_STRINGS)
                     if values:
-                        choices.setdefault(dest, {})["cli"] = sorted(values, key=str)
+                        choices.setdefault(dest, {})["cli"] = ordered(values)
                 if annotation is not None:
                     # At start-up the config field validates the value: a string outside the Literal
                     # fails every member (--lora-dtype half: str | torch.dtype on the command line,
@@ -937,14 +999,14 @@ def release_schema(wheel: Path) -> dict:
                     if not values:
                         values, message = validated_choices(tree, module, cls, field) or (None, None)
                     if values:
-                        choices.setdefault(dest, {})["config"] = sorted(values, key=str)
+                        choices.setdefault(dest, {})["config"] = ordered(values)
                     if message:
                         choices[dest]["message"] = message
                 limits = field_bounds(cls, tree, module, field)
                 if limits:
                     bounds[dest] = limits
             for dest, values in reader.choices.items():
-                choices.setdefault(dest, {})["cli"] = sorted(values, key=str)
+                choices.setdefault(dest, {})["cli"] = ordered(values)
             if forbids_extra:
                 for dest, (module, cls, field) in reader.targets.items():
                     found = config_keys(tree, module, cls, field)
@@ -960,7 +1022,7 @@ def release_schema(wheel: Path) -> dict:
                     # FrontendArgs.add_cli_args spreads get_kwargs(FrontendArgs): the same choices.
                     values = literal_values(tree, *annotation, others=NOT_STRINGS)
                     if values:
-                        choices.setdefault(field, {})["cli"] = sorted(values, key=str)
+                        choices.setdefault(field, {})["cli"] = ordered(values)
         # Python: a keyword's own annotation, when it is only Literal values, is validated by the config.
         for dest in list(choices) + [name for name in engine_fields if name not in choices]:
             annotation = engine_fields.get(dest)
@@ -968,7 +1030,7 @@ def release_schema(wheel: Path) -> dict:
                 continue
             values = literal_values(tree, *annotation, others=VALIDATED)
             if values:
-                choices.setdefault(dest, {})["python"] = sorted(values, key=str)
+                choices.setdefault(dest, {})["python"] = ordered(values)
         enable_disable = "EnableDisableAction" in archive.read("vllm/utils/argparse_utils.py").decode("utf-8") if "vllm/utils/argparse_utils.py" in tree.names else False
         for option, kind in list(kinds.items()):
             if not option.startswith("--"):

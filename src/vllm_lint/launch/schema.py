@@ -12,7 +12,8 @@ and loaded on first use.  Per release it knows
   (``python``) accept, when they are a closed ``Literal`` set;
 * per ``dest``, the ``Field(ge/gt/le/lt)`` bounds of the config field it maps to;
 * per ``dest`` whose value is one ``@config`` dataclass (``--compilation-config``,
-  ``--speculative-config``), the fields its JSON value may name;
+  ``--speculative-config``), the fields its JSON value may name and the closed
+  choices of those fields (``SpeculativeConfig.method`` in 0.33);
 
 and, for all releases, the renames vLLM's deprecation messages document
 (``documented_rename``).
@@ -52,7 +53,7 @@ class ReleaseSchema:
     keywords: dict  # constructor -> frozenset of keyword names
     choices: dict  # dest -> {"cli": [...], "python": [...]}
     bounds: dict  # dest -> {"ge": ..., "gt": ..., "le": ..., "lt": ...}
-    keys: dict = None  # type: ignore[assignment]  # dest -> {"class": config class, "fields": [...]}: its JSON value's keys
+    keys: dict = None  # type: ignore[assignment]  # dest -> {"class": config class, "fields": [...], "choices": {field: [...]}}: its JSON value's keys
 
     def has_option(self, option: str) -> bool:
         """argparse accepts the option string: defined, or an abbreviation of exactly one long

@@ -40,10 +40,25 @@ string (such as `quantization` or `tokenizer_mode`, whose plugins may add
 values) is not. The server's own options (`--uvicorn-log-level`,
 `--fingerprint-mode`, `--tool-strict-level`, ...) are checked where the
 release types them as `Literal`.
+
+The keys of a config-valued argument (`speculative_config={"method": ...}`,
+`--speculative-config '{"method": ...}'`, `--kv-transfer-config`, ...) are
+checked the same way, where the release's config class types the key as a
+closed `Literal` and pydantic validates it as written (no `before` validator
+rewrites it): `SpeculativeConfig.method` in 0.33 (`"medusa"` is no longer a
+method there), `rejection_sample_method`, `draft_sample_method`, `kv_role`.
+From 0.34 `method` is open (`Literal[...] | str`: plugins register methods
+with `register_speculative_method`, checked only when the engine starts), so
+it is not checked there. A speculators-format checkpoint given as the model
+sets the method itself, whatever the config says: the method is checked only
+when the model is known by name and not named as such a checkpoint
+(`...-speculator.eagle3`).
 """
 
+import json
+
 import vllm_lint.launch.schema as schema
-from vllm_lint.facts import Known
+from vllm_lint.facts import ABSENT, Known, Mapping
 from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import ALL_VERSIONS
 
@@ -70,6 +85,25 @@ def check(facts, version):
                 error = _startup_error(known, converted, accepted)
             finding = _finding(option, value, accepted, span, error, dest, release)
             yield from_other_file(finding, origin)
+        for option, origin, value in facts.options or ():
+            if value is None or not value.startswith("{"):
+                continue
+            dest = release.dest(option)
+            entry = release.keys.get(dest) if dest else None
+            if not entry or not entry.get("choices"):
+                continue
+            try:
+                parsed = json.loads(value)
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(parsed, dict):
+                continue
+            span = origin.span if origin is not None and origin.path is None else facts.anchor
+            for key, item in parsed.items():
+                accepted = entry["choices"].get(key)
+                if accepted and _outside(item, accepted) and not _locked(facts, dest, key):
+                    finding = _finding(key, item, accepted, span, _startup_error({}, item, accepted), f"{dest}.{key}", release, option)
+                    yield from_other_file(finding, origin)
         return
     if facts.kind not in schema.CONSTRUCTORS and facts.source != "framework":
         return  # a framework's config reaches vLLM's engine arguments: the same checks
@@ -84,6 +118,39 @@ def check(facts, version):
         if value in accepted:
             continue
         yield _finding(name, value, accepted, facts.location_of(name), _startup_error(known, value, accepted), name, release)
+    for name, fact in facts.fields.items():
+        entry = release.keys.get(name)
+        if not entry or not entry.get("choices") or not isinstance(fact, Known) or not isinstance(fact.value, Mapping):
+            continue
+        for key, accepted in entry["choices"].items():
+            item = fact.value.get(key)
+            if not isinstance(item, Known) or not _outside(item.value, accepted) or _locked(facts, name, key):
+                continue
+            origin = item.origin
+            span = origin.span if origin is not None and origin.path is None else facts.location_of(name)
+            yield _finding(key, item.value, accepted, span, _startup_error({}, item.value, accepted), f"{name}.{key}", release, name)
+
+
+def _outside(value, accepted) -> bool:
+    """A value of the choices' own type that is not one of them (another type: not judged)."""
+    if value is None or isinstance(value, bool) or isinstance(accepted[0], bool):
+        return False
+    if not isinstance(value, type(accepted[0])) or (isinstance(value, int) and isinstance(accepted[0], float)):
+        return False
+    return value not in accepted
+
+
+def _locked(facts, dest: str, key: str) -> bool:
+    """A key vLLM may replace before the config validates it: a speculators-format checkpoint
+    (its ``config.json`` has ``speculators_config``) given as the model sets the method itself
+    (``maybe_override_with_speculators``), whatever ``speculative_config`` says. Only a model
+    known by name, and not named as such a checkpoint, leaves the written method in force."""
+    if dest != "speculative_config" or key != "method":
+        return False
+    model = facts.get("model")
+    if model is ABSENT:
+        return False
+    return not (isinstance(model, Known) and isinstance(model.value, str) and "speculator" not in model.value.lower())
 
 
 def _startup_error(known: dict, value, accepted) -> str:
@@ -107,9 +174,10 @@ def _listed(values) -> str:
     return ", ".join(repr(v) for v in values)
 
 
-def _finding(name, value, accepted, span, vllm_error, dest, release):
+def _finding(name, value, accepted, span, vllm_error, dest, release, within=None):
+    where = f" in {within}" if within else ""
     finding = RULE.finding(
-        f"{name}={value!r} is not a valid choice in vLLM {schema.release_text(release.release)}; "
+        f"{name}={value!r}{where} is not a valid choice in vLLM {schema.release_text(release.release)}; "
         f"use one of: {_listed(accepted)}",
         span,
         vllm_error=vllm_error,
