@@ -184,6 +184,22 @@ class Oracle:
         except ImportError:
             pass
 
+    def config_of(self, dest: str):
+        """The config dataclass a JSON option's value builds (``--speculative-config``: SpeculativeConfig)."""
+        import typing
+
+        if dest == "speculative_config":
+            return self.spec_config
+        source = self.fields.dests.get(dest)
+        if source is None:
+            return None
+        try:
+            hint = typing.get_type_hints(source[0]).get(source[1])
+        except Exception:
+            return None
+        members = [m for m in (typing.get_args(hint) or (hint,)) if m is not type(None)]
+        return members[0] if len(members) == 1 and dataclasses.is_dataclass(members[0]) else None
+
     def _dest(self, option: str) -> str | None:
         try:
             with contextlib.redirect_stderr(io.StringIO()):
@@ -225,6 +241,29 @@ class Oracle:
         return "accept", ""
 
 
+def literal_fields(cls) -> list[tuple[str, list]]:
+    """The fields of a config dataclass whose type is a ``Literal`` (``None`` allowed): name, members."""
+    import typing
+
+    if cls is None or not dataclasses.is_dataclass(cls):
+        return []
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:
+        return []
+    found = []
+    for item in dataclasses.fields(cls):
+        hint = hints.get(item.name)
+        members = [hint] if typing.get_origin(hint) is typing.Literal else list(typing.get_args(hint)) if typing.get_origin(hint) in (typing.Union, getattr(__import__("types"), "UnionType", None)) else []
+        literal = [m for m in members if typing.get_origin(m) is typing.Literal]
+        rest = [m for m in members if typing.get_origin(m) is not typing.Literal and m is not type(None)]
+        if len(literal) == 1 and not rest:
+            values = [v for v in typing.get_args(literal[0]) if isinstance(v, (str, int)) and not isinstance(v, bool)]
+            if values:
+                found.append((item.name, values))
+    return found
+
+
 def _sample(parser: argparse.ArgumentParser, option: str) -> str | None:
     """A value the action an option string resolves to takes (None: no value, or no action)."""
     try:
@@ -245,7 +284,7 @@ def _sample(parser: argparse.ArgumentParser, option: str) -> str | None:
     return None
 
 
-def generate(parser: argparse.ArgumentParser, schema_options: list[str], accepts=None) -> list[list[str]]:
+def generate(parser: argparse.ArgumentParser, schema_options: list[str], accepts=None, config_of=None) -> list[list[str]]:
     cases: list[list[str]] = []
     own: set[str] = set()
     for action in parser._actions:
@@ -279,6 +318,12 @@ def generate(parser: argparse.ArgumentParser, schema_options: list[str], accepts
                 # (an empty speculative config fails for other reasons: a check between settings).
                 if accepts is None or accepts([option, JSON_VALUES[1]], "nexpected"):
                     values += [v for v in JSON_VALUES if v != "{}" or accepts is None or accepts([option, v])]
+                    # Each closed-Literal field of the config the value builds: a member and a non-member.
+                    # (A speculative config is built whole: with a method and a token count that work alone.)
+                    base = {"method": "ngram", "num_speculative_tokens": 2} if action.dest == "speculative_config" else {}
+                    for field, members in literal_fields(config_of(action.dest) if config_of else None):
+                        wrong = 12345 if all(isinstance(m, int) for m in members) else INVALID
+                        values += [json.dumps({**base, field: members[0]}), json.dumps({**base, field: wrong})]
             else:
                 for group in VALUE_GROUPS[:-1]:
                     if _takes(action, group[0]) and (accepts is None or accepts([option, group[0]])):
@@ -320,7 +365,7 @@ def main() -> int:
         verdict, why = oracle.verdict(args)
         return verdict == "accept" or (or_rejected_for is not None and or_rejected_for in why)
 
-    cases = generate(oracle.parser, sorted(schema["options"]), accepts)
+    cases = generate(oracle.parser, sorted(schema["options"]), accepts, oracle.config_of)
     results = []
     for args in cases:
         verdict, why = oracle.verdict(args)
