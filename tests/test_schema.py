@@ -507,3 +507,42 @@ def test_the_speculative_method_is_closed_in_0_33_and_open_from_0_34():
     assert "method" not in v034.keys["speculative_config"]["choices"]  # Literal[...] | str: plugins add methods
     assert v034.keys["speculative_config"]["choices"]["rejection_sample_method"] == ["block", "fly", "standard", "synthetic"]
     assert "medusa" in schema.schema_for(Version(0, 30)).keys["speculative_config"]["choices"]["method"]
+
+
+def test_the_generator_reads_an_option_spread_from_one_get_kwargs_entry_taken_at_once(tmp_path):
+    # vLLM 0.31+: logging_config_kwargs = get_kwargs(VllmConfig)["logging_config"]
+    import ast
+
+    vllm_schema, tree = _synthetic_tree(
+        tmp_path,
+        {
+            "vllm/__init__.py": "",
+            "vllm/engine/__init__.py": "",
+            "vllm/engine/arg_utils.py": '''
+                import argparse
+                from typing import Literal
+                from vllm.config.utils import config
+
+                @config
+                class LoggingConfig:
+                    log_level: Literal["DEBUG", "INFO"] = "INFO"
+
+                @config
+                class VllmConfig:
+                    logging_config: LoggingConfig | None = None
+
+                def add_cli_args(parser):
+                    logging_config_kwargs = get_kwargs(VllmConfig)["logging_config"]
+                    logging_config_kwargs["default"] = argparse.SUPPRESS
+                    parser.add_argument("--logging-config", **logging_config_kwargs)
+            ''',
+        },
+    )
+    func = next(n for n in tree.module("vllm.engine.arg_utils").body if isinstance(n, ast.FunctionDef))
+    reader = vllm_schema.Reader(tree, "vllm.engine.arg_utils")
+    reader.function(func)
+    assert reader.options == {"--logging-config": "one"}
+    module, cls, field = reader.targets["logging_config"]
+    assert vllm_schema.config_keys(tree, module, cls, field) == {
+        "class": "LoggingConfig", "fields": ["log_level"], "choices": {"log_level": ["DEBUG", "INFO"]}
+    }

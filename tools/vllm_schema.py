@@ -283,6 +283,16 @@ class Reader:
                     bound = self.tree.lookup(self.dotted, cls_name)
                     if bound is not None and bound[0] == "class":
                         kwargs_of[target.id] = (bound[1], bound[2])
+                elif (
+                    isinstance(target, ast.Name) and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Call)
+                    and ast.unparse(value.value.func).endswith("get_kwargs") and value.value.args and isinstance(value.slice, ast.Constant)
+                ):
+                    # name = get_kwargs(VllmConfig)["logging_config"] (0.33+): one entry, taken at once.
+                    cls_name = ast.unparse(value.value.args[0]).rsplit(".", 1)[-1]
+                    bound = self.tree.lookup(self.dotted, cls_name)
+                    if bound is not None and bound[0] == "class":
+                        kwargs_of[f"get_kwargs({cls_name})"] = (bound[1], bound[2])
+                        aliases[target.id] = (f"get_kwargs({cls_name})", value.slice.value)
                 elif isinstance(target, ast.Name) and isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name):
                     key = value.slice
                     if isinstance(key, ast.Constant):

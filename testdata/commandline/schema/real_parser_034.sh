@@ -36,5 +36,10 @@ vllm serve Qwen/Qwen3-8B --compilation-config '{"level": 3}'  # expect: VLM301
 vllm serve Qwen/Qwen3-8B --speculative-config '{"method": "ngram", "num_speculative_tokens": 2, "disable_by_batch_size": 1}'  # expect: VLM301
 vllm serve Qwen/Qwen3-8B --compilation-config '{"mode": 3}' --speculative-config '{"method": "ngram", "num_speculative_tokens": 2, "prompt_lookup_max": 3}'
 vllm serve Qwen/Qwen3-8B --compilation-config.cudagraph_mode FULL
+# --logging-config takes a LoggingConfig (0.31+): its keys and their closed choices.
+vllm serve Qwen/Qwen3-8B --logging-config '{"log_level": "verbose"}'  # expect: VLM303
+vllm serve Qwen/Qwen3-8B --logging-config '{"level": "DEBUG"}'  # expect: VLM301
+vllm serve Qwen/Qwen3-8B --logging-config '{"log_level": "DEBUG", "formatter": "json"}'
+vllm serve Qwen/Qwen3-8B --no-logging-config  # expect: VLM301
 # Not vLLM: SGLang's launcher takes -O and its own dtype names.
 python -m sglang.launch_server --model-path Qwen/Qwen3-8B --dtype hadf --enable-custom-all-reduce
