@@ -84,6 +84,10 @@ draft_given = LLM(MODEL, speculative_config={"model": "meta-llama/Llama-3.2-1B-I
 ngram = LLM(MODEL, speculative_config={"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4})
 # MTP drafts from the target's own layers: vLLM hands the target's config to the speculative one.
 mtp = LLM("deepseek-ai/DeepSeek-V3", speculative_config={"method": "mtp", "num_speculative_tokens": 1})
+# A speculators-format checkpoint as the model brings its own method and draft model (vLLM
+# reads them from its config.json first): a model named as one, or from elsewhere, may be one.
+speculators = LLM("RedHatAI/Llama-3.1-8B-Instruct-speculator.eagle3", speculative_config={"num_speculative_tokens": 3})
+served = LLM(os.environ["MODEL_PATH"], speculative_config={"method": "eagle3", "num_speculative_tokens": 3})
 
 # Unknown values mean silence.
 world = int(os.environ.get("DP", "1"))

@@ -194,3 +194,13 @@ def documented_rename(name: str, release: ReleaseSchema, kind: str | None = None
         joined = " or ".join(("--" + n.replace("_", "-")) if kind is None else n for n in available)
         return Rename(name, joined, joined, None, None, documented, record["message"])  # type: ignore[arg-type]
     return Rename(name, available[0], record["to_flag"], record.get("value"), record.get("fix"), documented, record["message"])  # type: ignore[arg-type]
+
+
+def outside_choices(value, accepted) -> bool:
+    """A value of the choices' own type that is not one of them (another type: not judged)."""
+    if value is None or isinstance(value, bool) or isinstance(accepted[0], bool):
+        return False
+    if not isinstance(value, type(accepted[0])) or (isinstance(value, int) and isinstance(accepted[0], float)):
+        return False
+    return value not in accepted
+

@@ -131,3 +131,18 @@ def from_other_file(finding, origin):
     if origin is not None and origin.path is not None and finding.origin is None:
         finding.origin = origin
     return finding
+
+
+def may_be_speculators_checkpoint(facts: EngineFacts) -> bool:
+    """The model may be a speculators-format checkpoint (its ``config.json`` has
+    ``speculators_config``): vLLM then builds the speculative config from it, its method and
+    draft model replacing what ``speculative_config`` says (``maybe_override_with_speculators``,
+    before any config is validated).  Only a model known by name, and not named as such a
+    checkpoint, leaves the written speculative config as it is."""
+    from vllm_lint.facts import ABSENT, Known
+
+    model = facts.get("model")
+    if model is ABSENT:
+        return False
+    return not (isinstance(model, Known) and isinstance(model.value, str) and "speculator" not in model.value.lower())
+

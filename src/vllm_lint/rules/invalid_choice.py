@@ -59,7 +59,7 @@ import json
 
 import vllm_lint.launch.schema as schema
 from vllm_lint.facts import ABSENT, Known, Mapping
-from vllm_lint.rules.base import Rule, from_other_file
+from vllm_lint.rules.base import Rule, from_other_file, may_be_speculators_checkpoint
 from vllm_lint.versions import ALL_VERSIONS
 
 
@@ -101,7 +101,7 @@ def check(facts, version):
             span = origin.span if origin is not None and origin.path is None else facts.anchor
             for key, item in parsed.items():
                 accepted = entry["choices"].get(key)
-                if accepted and _outside(item, accepted) and not _locked(facts, dest, key):
+                if accepted and schema.outside_choices(item, accepted) and not _locked(facts, dest, key):
                     finding = _finding(key, item, accepted, span, _startup_error({}, item, accepted), f"{dest}.{key}", release, option)
                     yield from_other_file(finding, origin)
         return
@@ -124,33 +124,16 @@ def check(facts, version):
             continue
         for key, accepted in entry["choices"].items():
             item = fact.value.get(key)
-            if not isinstance(item, Known) or not _outside(item.value, accepted) or _locked(facts, name, key):
+            if not isinstance(item, Known) or not schema.outside_choices(item.value, accepted) or _locked(facts, name, key):
                 continue
             origin = item.origin
             span = origin.span if origin is not None and origin.path is None else facts.location_of(name)
             yield _finding(key, item.value, accepted, span, _startup_error({}, item.value, accepted), f"{name}.{key}", release, name)
 
 
-def _outside(value, accepted) -> bool:
-    """A value of the choices' own type that is not one of them (another type: not judged)."""
-    if value is None or isinstance(value, bool) or isinstance(accepted[0], bool):
-        return False
-    if not isinstance(value, type(accepted[0])) or (isinstance(value, int) and isinstance(accepted[0], float)):
-        return False
-    return value not in accepted
-
-
 def _locked(facts, dest: str, key: str) -> bool:
-    """A key vLLM may replace before the config validates it: a speculators-format checkpoint
-    (its ``config.json`` has ``speculators_config``) given as the model sets the method itself
-    (``maybe_override_with_speculators``), whatever ``speculative_config`` says. Only a model
-    known by name, and not named as such a checkpoint, leaves the written method in force."""
-    if dest != "speculative_config" or key != "method":
-        return False
-    model = facts.get("model")
-    if model is ABSENT:
-        return False
-    return not (isinstance(model, Known) and isinstance(model.value, str) and "speculator" not in model.value.lower())
+    """A key vLLM may replace before the config validates it (``may_be_speculators_checkpoint``)."""
+    return dest == "speculative_config" and key == "method" and may_be_speculators_checkpoint(facts)
 
 
 def _startup_error(known: dict, value, accepted) -> str:

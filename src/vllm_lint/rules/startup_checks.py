@@ -28,7 +28,7 @@ from functools import cache, lru_cache
 
 import vllm_lint.launch.schema as schema
 from vllm_lint.facts import ABSENT, UNKNOWN, Known, Mapping, as_bool
-from vllm_lint.rules.base import Rule, from_other_file
+from vllm_lint.rules.base import Rule, from_other_file, may_be_speculators_checkpoint
 from vllm_lint.versions import VersionRange
 
 # One file per minor release (``0.34.json``), read only when a file runs on that release, and
@@ -304,7 +304,7 @@ class Arguments:
     """One engine's arguments as the checks read them."""
 
     def __init__(self, facts, version, data) -> None:
-        self.facts, self.data = facts, data
+        self.facts, self.data, self.version = facts, data, version
         self.table = data["arguments"]
         self.cli = None
         if facts.source == "command-line":
@@ -377,6 +377,8 @@ class Arguments:
                 entry = self.table.get(name, {})
                 return entry["default"] if "default" in entry else UNKNOWN
             return fact.value if isinstance(fact, Known) else UNKNOWN
+        if name == "speculative_config" and key in _SPECULATORS_KEYS and self._speculators():
+            return UNKNOWN
         # A key of a dict argument (``speculative_config["method"]``), or its shortcut
         # argument (``spec_method``) when the dict does not set it.
         shortcut = self.data.get("shortcuts", {}).get(name, {}).get(key)
@@ -393,7 +395,20 @@ class Arguments:
         if inner is ABSENT:
             entry = self.data.get("keys", {}).get(name, {}).get(key)
             return entry["default"] if entry else UNKNOWN
-        return inner.value if isinstance(inner, Known) else UNKNOWN
+        if not isinstance(inner, Known):
+            return UNKNOWN
+        if self._outside_choices(name, key, inner.value):
+            return UNKNOWN  # the config's own validation rejects it first (VLM303 says so)
+        return inner.value
+
+    def _outside_choices(self, name, key, value) -> bool:
+        release = schema.schema_for(self.version)
+        entry = release.keys.get(name) if release.exact and release.keys else None
+        accepted = entry.get("choices", {}).get(key) if entry else None
+        return bool(accepted) and schema.outside_choices(value, accepted)
+
+    def _speculators(self) -> bool:
+        return may_be_speculators_checkpoint(self.facts)
 
     def env(self, expr):
         """An environment variable as vLLM reads it: its default where the file leaves it
@@ -419,6 +434,8 @@ class Arguments:
             return None
         if isinstance(fact, Known) and fact.value is not None:
             return True
+        if name == "speculative_config" and self._speculators():
+            return None  # a speculators checkpoint as the model brings its own
         shortcuts = self.data.get("shortcuts", {}).get(name, {})
         given = False
         for shortcut in shortcuts.values():
@@ -428,6 +445,10 @@ class Arguments:
             if isinstance(short, Known) and short.value is not None:
                 given = True
         return given
+
+
+# What a speculators-format checkpoint as the model decides in the speculative config.
+_SPECULATORS_KEYS = frozenset({"method", "model"})
 
 
 def read_as_checked(facts, version, names) -> list[tuple[str, str, object]]:

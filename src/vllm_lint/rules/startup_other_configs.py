@@ -28,6 +28,13 @@ llm = LLM("Qwen/Qwen3-VL-8B-Instruct", compilation_config={"encoder_cudagraph_ma
 ## Fix safety
 No automatic fix.
 
+## Unknown values
+A model that may be a speculators-format checkpoint (one named as such, or one
+the file does not decide) brings its own speculative method and draft model,
+which vLLM reads before any config is validated: the checks that read them are
+silent. A key whose value is outside its field's choices is left to VLM303:
+the config's own validation rejects it first.
+
 ## Versions
 Every release the data was generated from; the checks differ per release.
 """
