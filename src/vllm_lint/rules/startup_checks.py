@@ -45,7 +45,14 @@ def _index() -> dict:
 @cache
 def _load(key: str) -> dict:
     with open(os.path.join(_DATA, key + ".json"), encoding="utf-8") as handle:
-        return json.load(handle)
+        data = json.load(handle)
+    # What each check reads, and the checks of each rule, worked out once per release.
+    by_code: dict[str, list] = {}
+    for item in data["checks"]:
+        item["reads"] = _arguments_read(item["when"], data["nodes"])
+        by_code.setdefault(code_of(item["file"]), []).append(item)
+    data["by_code"] = by_code
+    return data
 
 
 def _release_data(version) -> dict | None:
@@ -519,21 +526,19 @@ def check_for(code: str):
             return
         if facts.source == "python" and facts.kind not in schema.CONSTRUCTORS:
             return
-        for item in data["checks"]:
-            if code_of(item["file"]) != code:
-                continue
+        for item in data["by_code"].get(code, ()):
             if item.get("llm_only") and not (facts.source == "python" and facts.kind == "LLM"):
                 continue
-            read = _arguments_read(item["when"], data["nodes"])
+            read = item["reads"]
+            written = [(n, k) for n, k in read if arguments.written(n, k)]
+            if not written:
+                continue  # vLLM's defaults alone never fail
             built = [arguments.builds(name) for name, key in read if key is not None]
             if any(b is not True for b in built):
                 continue
             evaluator = Evaluator(arguments.lookup, data["nodes"], arguments.env)
             if evaluator.value(item["when"]) is not True:
                 continue
-            written = [(n, k) for n, k in read if arguments.written(n, k)]
-            if not written:
-                continue  # vLLM's defaults alone never fail
             name, key = written[0]
             origin = arguments.origin(name)
             span = origin.span if origin is not None and origin.path is None else facts.location_of(name)
