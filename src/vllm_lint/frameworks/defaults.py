@@ -114,7 +114,18 @@ def tree_file(relative: str, linted_path: str | None) -> str | None:
     """A file or folder of the framework's repository, when the linted tree is it (or a fork)."""
     if not linted_path:
         return None
-    directory = Path(linted_path).resolve().parent
+    return _tree_file_above(relative, str(Path(linted_path).resolve().parent))
+
+
+def forget_tree_files() -> None:
+    """Drop what was found on disk: a long-running host (the language server) looks again."""
+    _tree_file_above.cache_clear()
+
+
+@lru_cache(maxsize=4096)
+def _tree_file_above(relative: str, folder: str) -> str | None:
+    # Every config and launch of a repository asks for the same few files from the same folders.
+    directory = Path(folder)
     for candidate in [directory, *directory.parents]:
         if (candidate / relative).exists():
             return str(candidate / relative)

@@ -274,9 +274,11 @@ def use_open_documents(others: dict[str, str]) -> None:
     A module imported by the document may have changed on disk or in another
     editor tab since the last check: the cache of project modules starts empty
     and the unsaved text of the open Python documents stands in for their files."""
+    from vllm_lint.frameworks.defaults import forget_tree_files
     from vllm_lint.python import forget_project_modules, project_modules
 
     forget_project_modules()
+    forget_tree_files()
     project = project_modules()
     for path, text in others.items():
         if path.endswith((".py", ".pyi")):
