@@ -948,6 +948,29 @@ def _rename_fix(old: str, new: str, old_flag: str | None, target: dict, kinds: d
     return None
 
 
+def optional(tree: Tree, dotted: str, annotation: ast.AST) -> bool:
+    """The field's type hint admits None: get_kwargs wraps its type in ``optional_type``."""
+    return ("name", "None") in (_hints(tree, dotted, annotation) or ())
+
+
+def none_choice(arg_utils: ast.Module) -> str | None:
+    """What the word ``None`` does to an optional Literal option, from get_kwargs' choices.
+
+    ``optional_type`` turns the word into Python's None before argparse checks the choices.
+    Up to 0.30 get_kwargs appends the *string* "None" to them (``choices.append("None")``):
+    None is not among them, so argparse stops ("invalid choice: None"): ``"cli"``. From 0.31 it
+    appends None itself and the word is accepted: no entry."""
+    for node in ast.walk(arg_utils):
+        if (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
+            and isinstance(node.func.value, ast.Subscript) and isinstance(node.func.value.slice, ast.Constant)
+            and node.func.value.slice.value == "choices" and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant) and node.args[0].value == "None"
+        ):
+            return "cli"
+    return None
+
+
 def release_schema(wheel: Path) -> dict:
     """One release: options (string -> dest), keywords per constructor, choices and bounds per dest."""
     with zipfile.ZipFile(wheel) as archive:
@@ -987,6 +1010,7 @@ def release_schema(wheel: Path) -> dict:
         utils = "vllm/config/utils.py"
         forbids_extra = utils in tree.names and 'extra="forbid"' in archive.read(utils).decode("utf-8")
         bounds: dict[str, dict] = {}
+        none_word = none_choice(arg_utils)
         engine_fields = dataclass_fields(tree, "vllm.engine.arg_utils", classes["EngineArgs"])
         for reader in readers:
             kinds.update(reader.options)
@@ -1000,6 +1024,8 @@ def release_schema(wheel: Path) -> dict:
                     values = literal_values(tree, *annotation, others=NOT_STRINGS)
                     if values:
                         choices.setdefault(dest, {})["cli"] = ordered(values)
+                        if none_word and optional(tree, *annotation):
+                            choices[dest]["none"] = none_word
                 if annotation is not None:
                     # At start-up the config field validates the value: a string outside the Literal
                     # fails every member (--lora-dtype half: str | torch.dtype on the command line,
@@ -1017,6 +1043,7 @@ def release_schema(wheel: Path) -> dict:
                     bounds[dest] = limits
             for dest, values in reader.choices.items():
                 choices.setdefault(dest, {})["cli"] = ordered(values)
+                choices[dest].pop("none", None)  # its own choices=: not get_kwargs' "None"
             if forbids_extra:
                 for dest, (module, cls, field) in reader.targets.items():
                     found = config_keys(tree, module, cls, field)
@@ -1033,6 +1060,8 @@ def release_schema(wheel: Path) -> dict:
                     values = literal_values(tree, *annotation, others=NOT_STRINGS)
                     if values:
                         choices.setdefault(field, {})["cli"] = ordered(values)
+                        if none_word and optional(tree, *annotation):
+                            choices[field]["none"] = none_word
         # Python: a keyword's own annotation, when it is only Literal values, is validated by the config.
         for dest in list(choices) + [name for name in engine_fields if name not in choices]:
             annotation = engine_fields.get(dest)

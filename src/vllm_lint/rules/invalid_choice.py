@@ -37,7 +37,10 @@ members that take no string, such as `torch.dtype`), an explicit `choices=`
 list, or a field validator that admits only the members of a `Literal` alias
 (`kv_cache_dtype`, 0.33+) are checked: an argument that also accepts any
 string (such as `quantization` or `tokenizer_mode`, whose plugins may add
-values) is not. The server's own options (`--uvicorn-log-level`,
+values) is not. Up to 0.30 the word `None` is an invalid choice for an
+optional `Literal` argument on the command line (`--spec-method None`:
+argparse's `type` makes it Python's None, while the choices hold the string
+`'None'`); from 0.31 the choices hold None and the word is accepted. The server's own options (`--uvicorn-log-level`,
 `--fingerprint-mode`, `--tool-strict-level`, ...) are checked where the
 release types them as `Literal`.
 
@@ -73,12 +76,17 @@ def check(facts, version):
             known = release.choices.get(dest, {}) if dest else {}
             # argparse's choices first; else the config field that validates the value at start-up.
             accepted = known.get("cli") or known.get("config")
+            span = origin.span if origin is not None and origin.path is None else facts.anchor
+            if value == "None" and known.get("cli") and known.get("none") == "cli":
+                # Up to 0.30 optional_type makes the word None, and the choices hold the string "None".
+                error = f"argument {option}: invalid choice: None (choose from {_listed([*known['cli'], 'None'])})"
+                yield from_other_file(_finding(option, value, known["cli"], span, error, dest, release), origin)
+                continue
             if not accepted or value is None or value == "None":
                 continue
             converted = _as_type_of(value, accepted[0])
             if converted is None or converted in accepted:
                 continue
-            span = origin.span if origin is not None and origin.path is None else facts.anchor
             if known.get("cli"):
                 error = f"argument {option}: invalid choice: '{value}'"
             else:
