@@ -546,3 +546,68 @@ def test_the_generator_reads_an_option_spread_from_one_get_kwargs_entry_taken_at
     assert vllm_schema.config_keys(tree, module, cls, field) == {
         "class": "LoggingConfig", "fields": ["log_level"], "choices": {"log_level": ["DEBUG", "INFO"]}
     }
+
+
+def test_the_generator_reads_choices_added_to_a_list_of_literals_and_what_the_word_none_does(tmp_path):
+    # vLLM 0.9-0.30: --collect-detailed-traces' choices get the comma-joined pairs added, and
+    # get_kwargs appends the string "None" to an optional Literal's choices (0.31+: None itself).
+    import ast
+
+    vllm_schema, tree = _synthetic_tree(
+        tmp_path,
+        {
+            "vllm/__init__.py": "",
+            "vllm/engine/__init__.py": "",
+            "vllm/engine/arg_utils.py": '''
+                from itertools import permutations
+                from typing import Literal, get_args
+                from vllm.config.utils import config
+
+                Modules = Literal["model", "worker", "all"]
+
+                @config
+                class ObservabilityConfig:
+                    traces: list[Modules] | None = None
+                    other: list[Modules] | None = None
+                    mode: Literal["a", "b"] | None = None
+
+                def _compute_kwargs(kwargs, name):
+                    kwargs[name]["choices"].append("None")
+
+                def add_cli_args(parser):
+                    observability_kwargs = get_kwargs(ObservabilityConfig)
+                    choices = observability_kwargs["traces"]["choices"]
+                    observability_kwargs["traces"]["metavar"] = ",".join(choices)
+                    observability_kwargs["traces"]["choices"] += [",".join(p) for p in permutations(get_args(Modules), r=2)]
+                    observability_kwargs["other"]["choices"] += sorted(get_args(Modules))  # not listed: unknown
+                    parser.add_argument("--traces", **observability_kwargs["traces"])
+                    parser.add_argument("--other", **observability_kwargs["other"])
+                    parser.add_argument("--mode", **observability_kwargs["mode"])
+            ''',
+        },
+    )
+    module = tree.module("vllm.engine.arg_utils")
+    func = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == "add_cli_args")
+    reader = vllm_schema.Reader(tree, "vllm.engine.arg_utils")
+    reader.function(func)
+    assert reader.extra == {"traces": ["model,worker", "model,all", "worker,model", "worker,all", "all,model", "all,worker"]}
+    assert "traces" in reader.sources and "other" not in reader.sources and "mode" in reader.sources
+    cls = next(n for n in module.body if isinstance(n, ast.ClassDef))
+    fields = vllm_schema.dataclass_fields(tree, "vllm.engine.arg_utils", cls)
+    assert vllm_schema.element_literals(tree, *fields["traces"]) == ["model", "worker", "all"]
+    assert vllm_schema.element_literals(tree, *fields["mode"]) is None  # not a list
+    assert vllm_schema.optional(tree, *fields["mode"])
+    assert vllm_schema.none_choice(module) == "string"
+    assert vllm_schema.none_choice(ast.parse('kwargs[name]["choices"].append(None)')) == "value"
+    assert vllm_schema.none_choice(ast.parse("values.append('None')")) is None
+
+
+def test_the_word_none_and_comma_joined_traces_per_release():
+    data = schema.schema_for(Version(0, 30)).choices
+    assert data["safetensors_load_strategy"]["none"] == "cli" and data["collect_detailed_traces"]["none"] == "cli"
+    assert "model,worker" in data["collect_detailed_traces"]["cli"] and "model,worker" not in data["collect_detailed_traces"]["config"]
+    newer = schema.schema_for(Version(0, 31)).choices
+    assert "none" not in newer["safetensors_load_strategy"] and newer["collect_detailed_traces"]["none"] == "config"
+    assert newer["collect_detailed_traces"]["cli"] == ["all", "model", "worker"]
+    # 0.10's ObservabilityConfig is not validated by pydantic: the pairs pass argparse and work.
+    assert "config" not in schema.schema_for(Version(0, 10)).choices["collect_detailed_traces"]

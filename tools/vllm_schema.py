@@ -61,6 +61,7 @@ from __future__ import annotations
 import argparse
 import ast
 import copy
+import itertools
 import json
 import re
 import sys
@@ -270,6 +271,8 @@ class Reader:
         self.choices: dict[str, list] = {}  # dest -> an explicit, literal choices= list
         self.doubtful: set[str] = set()  # dests whose type or choices this reader cannot tell
         self.targets: dict[str, tuple[str, ast.ClassDef, str]] = {}  # dest -> the config field its value fills
+        self.extra: dict[str, list] = {}  # dest -> choices added to get_kwargs' own
+        self.added: dict[tuple[str, str], list] = {}
 
     def function(self, func: ast.FunctionDef) -> None:
         kwargs_of: dict[str, tuple[str, ast.ClassDef]] = {}  # variable -> config class
@@ -303,20 +306,50 @@ class Reader:
                 for target in node.targets:
                     if isinstance(target, ast.Subscript):
                         self._note_change(target, changed, aliases)
-        retyped: set[tuple[str, str]] = set()  # X["field"]["choices"|"type"] read or written: choices unknown
+        # X["field"]["choices"] += [",".join(p) for p in permutations(get_args(Alias), r=2)]: choices
+        # added to get_kwargs' own, which this reader can list (--collect-detailed-traces, 0.9-0.30).
+        added: dict[tuple[str, str], list] = {}
+        adding: set[int] = set()
+        for node in ast.walk(func):
+            if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and isinstance(node.target, ast.Subscript):
+                key = self._entry(node.target, "choices", aliases)
+                values = joined_permutations(self.tree, self.dotted, node.value)
+                if key is not None:
+                    added[key] = values if values is not None and key not in added else None
+                    adding.add(id(node.target))
+        touched: dict[tuple[str, str], set[tuple[str, str]]] = {}
         for node in ast.walk(func):
             if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in ("choices", "type", "metavar"):
-                inner = node.value
-                if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and isinstance(inner.slice, ast.Constant):
-                    retyped.add((inner.value.id, inner.slice.value))
-                elif isinstance(inner, ast.Name) and inner.id in aliases:
-                    retyped.add(aliases[inner.id])
+                key = self._entry(node, node.slice.value, aliases)
+                if key is not None:
+                    use = "add" if id(node) in adding else type(node.ctx).__name__
+                    touched.setdefault(key, set()).add((node.slice.value, use))
+        retyped: set[tuple[str, str]] = set()  # X["field"]["choices"|"type"] read or written: choices unknown
+        for key, uses in touched.items():
+            # Reading the choices (for a metavar), setting the metavar and adding listed choices
+            # leave argparse's choices known: get_kwargs' own plus those added.
+            if added.get(key) is not None and uses <= {("choices", "Load"), ("choices", "add"), ("metavar", "Store")}:
+                self.added[key] = added[key]
+            else:
+                retyped.add(key)
         self.retyped = retyped
         unrolled = loop_bindings(func)
         for node in ast.walk(func):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
                 for bindings in unrolled.get(id(node), [{}]):
                     self.add_argument(substituted(node, bindings) if bindings else node, kwargs_of, changed, aliases)
+
+    @staticmethod
+    def _entry(node: ast.Subscript, attribute: str, aliases) -> tuple[str, str] | None:
+        """(variable, field) of ``X["field"][attribute]`` or ``name[attribute]`` (name = X["field"])."""
+        if not (isinstance(node.slice, ast.Constant) and node.slice.value == attribute):
+            return None
+        inner = node.value
+        if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) and isinstance(inner.slice, ast.Constant):
+            return inner.value.id, inner.slice.value
+        if isinstance(inner, ast.Name) and inner.id in aliases:
+            return aliases[inner.id]
+        return None
 
     @staticmethod
     def _note_change(target: ast.Subscript, changed, aliases) -> None:
@@ -387,8 +420,25 @@ class Reader:
                 self.doubtful.add(dest)
             else:
                 self.sources[dest] = source
+                key = self._splat_key(splats[0], aliases)
+                if key in self.added:
+                    self.extra[dest] = self.added[key]
         elif splats:
             self.doubtful.add(dest)
+
+    @staticmethod
+    def _splat_key(splat: ast.AST, aliases) -> tuple[str, str] | None:
+        """(variable, field) a ``**X["field"]`` / ``**name`` / ``**{**X["field"], ...}`` splat spreads."""
+        if isinstance(splat, ast.Dict):
+            inner = [v for k, v in zip(splat.keys, splat.values) if k is None]
+            if len(inner) != 1:
+                return None
+            splat = inner[0]
+        if isinstance(splat, ast.Name) and splat.id in aliases:
+            return aliases[splat.id]
+        if isinstance(splat, ast.Subscript) and isinstance(splat.value, ast.Name) and isinstance(splat.slice, ast.Constant):
+            return splat.value.id, splat.slice.value
+        return None
 
     def _splat_source(self, splat: ast.AST, kwargs_of, aliases, retyped_too: bool = False):
         """The (module, config class, field) a ``**kwargs`` splat spreads, None when unsure
@@ -731,6 +781,51 @@ def int_enum_values(cls: ast.ClassDef) -> list | None:
     return values or None
 
 
+def joined_permutations(tree: Tree, dotted: str, node: ast.AST) -> list | None:
+    """``[",".join(p) for p in permutations(get_args(Alias), r=N)]``: those strings; else None."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1):
+        return None
+    loop = node.generators[0]
+    call, element = loop.iter, node.elt
+    if loop.ifs or not isinstance(loop.target, ast.Name) or not isinstance(call, ast.Call):
+        return None
+    if ast.unparse(call.func).rsplit(".", 1)[-1] != "permutations" or len(call.args) != 1:
+        return None
+    size = [kw.value for kw in call.keywords if kw.arg == "r"] or call.args[1:]
+    if len(size) != 1 or not isinstance(size[0], ast.Constant) or not isinstance(size[0].value, int):
+        return None
+    if not (
+        isinstance(element, ast.Call) and isinstance(element.func, ast.Attribute) and element.func.attr == "join"
+        and isinstance(element.func.value, ast.Constant) and isinstance(element.func.value.value, str)
+        and len(element.args) == 1 and isinstance(element.args[0], ast.Name) and element.args[0].id == loop.target.id
+    ):
+        return None
+    members = literal_list(tree, dotted, call.args[0])
+    if members is None or not all(isinstance(m, str) for m in members):
+        return None
+    return [element.func.value.value.join(p) for p in itertools.permutations(members, r=size[0].value)]
+
+
+def element_literals(tree: Tree, dotted: str, node: ast.AST) -> list | None:
+    """``list[Alias] | None`` whose elements are one closed Literal: its values (each element is one)."""
+    node = _unquoted(node)
+    members = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.BinOp) and isinstance(item.op, ast.BitOr):
+            stack += [item.left, item.right]
+        elif isinstance(item, ast.Subscript) and ast.unparse(item.value).rsplit(".", 1)[-1] == "Optional":
+            stack.append(item.slice)
+        elif not (isinstance(item, ast.Constant) and item.value is None):
+            members.append(item)
+    if len(members) != 1 or not isinstance(members[0], ast.Subscript):
+        return None
+    if ast.unparse(members[0].value).rsplit(".", 1)[-1] not in ("list", "List"):
+        return None
+    return literal_values(tree, dotted, members[0].slice)
+
+
 def literal_list(tree: Tree, dotted: str, node: ast.AST) -> list | None:
     """An explicit ``choices=``: a list or tuple of constants, or ``get_args(Alias)``; else None."""
     if isinstance(node, (ast.List, ast.Tuple)):
@@ -958,16 +1053,16 @@ def none_choice(arg_utils: ast.Module) -> str | None:
 
     ``optional_type`` turns the word into Python's None before argparse checks the choices.
     Up to 0.30 get_kwargs appends the *string* "None" to them (``choices.append("None")``):
-    None is not among them, so argparse stops ("invalid choice: None"): ``"cli"``. From 0.31 it
-    appends None itself and the word is accepted: no entry."""
+    None is not among them, so argparse stops ("invalid choice: None"): ``"string"``. From 0.31 it
+    appends None itself (``"value"``): argparse accepts the word."""
     for node in ast.walk(arg_utils):
         if (
             isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append"
             and isinstance(node.func.value, ast.Subscript) and isinstance(node.func.value.slice, ast.Constant)
             and node.func.value.slice.value == "choices" and len(node.args) == 1
-            and isinstance(node.args[0], ast.Constant) and node.args[0].value == "None"
+            and isinstance(node.args[0], ast.Constant) and node.args[0].value in ("None", None)
         ):
-            return "cli"
+            return "string" if node.args[0].value == "None" else "value"
     return None
 
 
@@ -1011,6 +1106,8 @@ def release_schema(wheel: Path) -> dict:
         forbids_extra = utils in tree.names and 'extra="forbid"' in archive.read(utils).decode("utf-8")
         bounds: dict[str, dict] = {}
         none_word = none_choice(arg_utils)
+        # get_kwargs gives a list of Literal values their choices (0.9+).
+        list_choices = 'get_origin(kwargs[name].get("type")) is Literal' in archive.read("vllm/engine/arg_utils.py").decode("utf-8")
         engine_fields = dataclass_fields(tree, "vllm.engine.arg_utils", classes["EngineArgs"])
         for reader in readers:
             kinds.update(reader.options)
@@ -1022,16 +1119,27 @@ def release_schema(wheel: Path) -> dict:
                     # get_kwargs: a Literal member gives argparse choices unless the union has str
                     # (then a metavar); another member (torch.dtype) does not stop them.
                     values = literal_values(tree, *annotation, others=NOT_STRINGS)
+                    elements = element_literals(tree, *annotation) if list_choices and not values else None
+                    if elements:
+                        # A list of Literal values (nargs="+"): each value is one of them, or one
+                        # of the choices add_cli_args adds ("model,worker").
+                        values = elements + reader.extra.get(dest, [])
                     if values:
                         choices.setdefault(dest, {})["cli"] = ordered(values)
-                        if none_word and optional(tree, *annotation):
-                            choices[dest]["none"] = none_word
+                        if optional(tree, *annotation):
+                            if none_word == "string":
+                                choices[dest]["none"] = "cli"
+                            elif none_word == "value" and elements and forbids_extra:
+                                choices[dest]["none"] = "config"  # [None]: not a member at start-up
                 if annotation is not None:
                     # At start-up the config field validates the value: a string outside the Literal
                     # fails every member (--lora-dtype half: str | torch.dtype on the command line,
                     # Literal | torch.dtype in LoRAConfig).
                     values = literal_values(tree, *annotation, others=VALIDATED)
                     message = None
+                    if not values and forbids_extra:
+                        # A pydantic config validates each element of a list of Literal values.
+                        values = element_literals(tree, *annotation)
                     if not values:
                         values, message = validated_choices(tree, module, cls, field) or (None, None)
                     if values:
@@ -1060,8 +1168,8 @@ def release_schema(wheel: Path) -> dict:
                     values = literal_values(tree, *annotation, others=NOT_STRINGS)
                     if values:
                         choices.setdefault(field, {})["cli"] = ordered(values)
-                        if none_word and optional(tree, *annotation):
-                            choices[field]["none"] = none_word
+                        if none_word == "string" and optional(tree, *annotation):
+                            choices[field]["none"] = "cli"
         # Python: a keyword's own annotation, when it is only Literal values, is validated by the config.
         for dest in list(choices) + [name for name in engine_fields if name not in choices]:
             annotation = engine_fields.get(dest)

@@ -40,7 +40,14 @@ string (such as `quantization` or `tokenizer_mode`, whose plugins may add
 values) is not. Up to 0.30 the word `None` is an invalid choice for an
 optional `Literal` argument on the command line (`--spec-method None`:
 argparse's `type` makes it Python's None, while the choices hold the string
-`'None'`); from 0.31 the choices hold None and the word is accepted. The server's own options (`--uvicorn-log-level`,
+`'None'`); from 0.31 the choices hold None and the word is accepted, except
+where the argument is a list of `Literal` values (`--collect-detailed-traces
+None` gives `[None]`, which the config rejects). A value argparse's choices
+let through is also checked against the config field's own choices:
+`--collect-detailed-traces model,worker` passes argparse up to 0.30 (it adds
+the comma-joined pairs to the choices) but `ObservabilityConfig` (0.16+)
+rejects it at start-up, its `field_validator` splitting the string only after
+pydantic has checked each item. The server's own options (`--uvicorn-log-level`,
 `--fingerprint-mode`, `--tool-strict-level`, ...) are checked where the
 release types them as `Literal`.
 
@@ -82,9 +89,22 @@ def check(facts, version):
                 error = f"argument {option}: invalid choice: None (choose from {_listed([*known['cli'], 'None'])})"
                 yield from_other_file(_finding(option, value, known["cli"], span, error, dest, release), origin)
                 continue
+            if value == "None" and known.get("config") and known.get("none") == "config":
+                # From 0.31 argparse takes the word as None, and the list [None] fails the config's Literal.
+                error = _startup_error(known, None, known["config"])
+                yield from_other_file(_finding(option, value, known["config"], span, error, dest, release), origin)
+                continue
             if not accepted or value is None or value == "None":
                 continue
             converted = _as_type_of(value, accepted[0])
+            if converted is not None and converted in accepted and known.get("cli") and known.get("config"):
+                # argparse lets it through, the config field rejects it at start-up
+                # (--collect-detailed-traces model,worker up to 0.30: each item must be a member).
+                accepted = known["config"]
+                if converted not in accepted:
+                    error = _startup_error(known, converted, accepted)
+                    yield from_other_file(_finding(option, value, accepted, span, error, dest, release), origin)
+                continue
             if converted is None or converted in accepted:
                 continue
             if known.get("cli"):
