@@ -560,10 +560,11 @@ def test_the_generator_reads_choices_added_to_a_list_of_literals_and_what_the_wo
             "vllm/engine/__init__.py": "",
             "vllm/engine/arg_utils.py": '''
                 from itertools import permutations
-                from typing import Literal, get_args
+                from typing import Final, Literal, get_args
                 from vllm.config.utils import config
 
                 Modules = Literal["model", "worker", "all"]
+                PASSTHROUGH: Final = "b"
 
                 @config
                 class ObservabilityConfig:
@@ -580,6 +581,7 @@ def test_the_generator_reads_choices_added_to_a_list_of_literals_and_what_the_wo
                     observability_kwargs["traces"]["metavar"] = ",".join(choices)
                     observability_kwargs["traces"]["choices"] += [",".join(p) for p in permutations(get_args(Modules), r=2)]
                     observability_kwargs["other"]["choices"] += sorted(get_args(Modules))  # not listed: unknown
+                    observability_kwargs["mode"]["choices"].remove(PASSTHROUGH)
                     parser.add_argument("--traces", **observability_kwargs["traces"])
                     parser.add_argument("--other", **observability_kwargs["other"])
                     parser.add_argument("--mode", **observability_kwargs["mode"])
@@ -590,7 +592,8 @@ def test_the_generator_reads_choices_added_to_a_list_of_literals_and_what_the_wo
     func = next(n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == "add_cli_args")
     reader = vllm_schema.Reader(tree, "vllm.engine.arg_utils")
     reader.function(func)
-    assert reader.extra == {"traces": ["model,worker", "model,all", "worker,model", "worker,all", "all,model", "all,worker"]}
+    assert reader.extra == {"traces": ["model,worker", "model,all", "worker,model", "worker,all", "all,model", "all,worker"], "mode": []}
+    assert reader.fewer == {"traces": [], "mode": ["b"]}
     assert "traces" in reader.sources and "other" not in reader.sources and "mode" in reader.sources
     cls = next(n for n in module.body if isinstance(n, ast.ClassDef))
     fields = vllm_schema.dataclass_fields(tree, "vllm.engine.arg_utils", cls)
@@ -609,5 +612,8 @@ def test_the_word_none_and_comma_joined_traces_per_release():
     newer = schema.schema_for(Version(0, 31)).choices
     assert "none" not in newer["safetensors_load_strategy"] and newer["collect_detailed_traces"]["none"] == "config"
     assert newer["collect_detailed_traces"]["cli"] == ["all", "model", "worker"]
+    # 0.32+ removes "passthrough" from --all2all-backend's choices; the config still takes it.
+    a2a = schema.schema_for(Version(0, 34)).choices["all2all_backend"]
+    assert "passthrough" not in a2a["cli"] and "passthrough" in a2a["config"]
     # 0.10's ObservabilityConfig is not validated by pydantic: the pairs pass argparse and work.
     assert "config" not in schema.schema_for(Version(0, 10)).choices["collect_detailed_traces"]

@@ -272,7 +272,9 @@ class Reader:
         self.doubtful: set[str] = set()  # dests whose type or choices this reader cannot tell
         self.targets: dict[str, tuple[str, ast.ClassDef, str]] = {}  # dest -> the config field its value fills
         self.extra: dict[str, list] = {}  # dest -> choices added to get_kwargs' own
+        self.fewer: dict[str, list] = {}  # dest -> get_kwargs' choices removed
         self.added: dict[tuple[str, str], list] = {}
+        self.removed: dict[tuple[str, str], list] = {}
 
     def function(self, func: ast.FunctionDef) -> None:
         kwargs_of: dict[str, tuple[str, ast.ClassDef]] = {}  # variable -> config class
@@ -317,6 +319,18 @@ class Reader:
                 if key is not None:
                     added[key] = values if values is not None and key not in added else None
                     adding.add(id(node.target))
+        # X["field"]["choices"].remove(NAME) (--all2all-backend, 0.32+): one member fewer than get_kwargs'.
+        removed: dict[tuple[str, str], list] = {}
+        for node in ast.walk(func):
+            if (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "remove"
+                and isinstance(node.func.value, ast.Subscript) and len(node.args) == 1 and not node.keywords
+            ):
+                key = self._entry(node.func.value, "choices", aliases)
+                if key is not None:
+                    member = self._constant(node.args[0])
+                    removed.setdefault(key, []).append(member)
+                    adding.add(id(node.func.value))
         touched: dict[tuple[str, str], set[tuple[str, str]]] = {}
         for node in ast.walk(func):
             if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value in ("choices", "type", "metavar"):
@@ -326,10 +340,12 @@ class Reader:
                     touched.setdefault(key, set()).add((node.slice.value, use))
         retyped: set[tuple[str, str]] = set()  # X["field"]["choices"|"type"] read or written: choices unknown
         for key, uses in touched.items():
-            # Reading the choices (for a metavar), setting the metavar and adding listed choices
-            # leave argparse's choices known: get_kwargs' own plus those added.
-            if added.get(key) is not None and uses <= {("choices", "Load"), ("choices", "add"), ("metavar", "Store")}:
-                self.added[key] = added[key]
+            # Reading the choices (for a metavar), setting the metavar, adding listed choices and
+            # removing named members leave argparse's choices known: get_kwargs' own, changed so.
+            known = (key not in added or added[key] is not None) and None not in removed.get(key, [])
+            if (key in added or key in removed) and known and uses <= {("choices", "Load"), ("choices", "add"), ("metavar", "Store")}:
+                self.added[key] = added.get(key, [])
+                self.removed[key] = removed.get(key, [])
             else:
                 retyped.add(key)
         self.retyped = retyped
@@ -338,6 +354,16 @@ class Reader:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
                 for bindings in unrolled.get(id(node), [{}]):
                     self.add_argument(substituted(node, bindings) if bindings else node, kwargs_of, changed, aliases)
+
+    def _constant(self, node: ast.AST):
+        """A string constant, written or named (``PASSTHROUGH_ALL2ALL_BACKEND: Final = "passthrough"``); else None."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name):
+            bound = self.tree.lookup(self.dotted, node.id)
+            if bound is not None and bound[0] == "alias" and isinstance(bound[2], ast.Constant) and isinstance(bound[2].value, str):
+                return bound[2].value
+        return None
 
     @staticmethod
     def _entry(node: ast.Subscript, attribute: str, aliases) -> tuple[str, str] | None:
@@ -423,6 +449,7 @@ class Reader:
                 key = self._splat_key(splats[0], aliases)
                 if key in self.added:
                     self.extra[dest] = self.added[key]
+                    self.fewer[dest] = self.removed[key]
         elif splats:
             self.doubtful.add(dest)
 
@@ -1124,6 +1151,8 @@ def release_schema(wheel: Path) -> dict:
                         # A list of Literal values (nargs="+"): each value is one of them, or one
                         # of the choices add_cli_args adds ("model,worker").
                         values = elements + reader.extra.get(dest, [])
+                    if values and reader.fewer.get(dest):
+                        values = [value for value in values if value not in reader.fewer[dest]]
                     if values:
                         choices.setdefault(dest, {})["cli"] = ordered(values)
                         if optional(tree, *annotation):
