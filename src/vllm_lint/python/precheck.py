@@ -248,23 +248,17 @@ def _used(expr: ast.AST, ctx: _Context) -> bool:
     return False
 
 
-_NOT_EVALUATED = {
-    ast.FunctionDef: ("body", "returns", "args"),
-    ast.AsyncFunctionDef: ("body", "returns", "args"),
-    ast.ClassDef: ("body",),
-    ast.If: ("body", "orelse"),
-    ast.While: ("body", "orelse"),
-    ast.For: ("body", "orelse"),
-    ast.AsyncFor: ("body", "orelse"),
-    ast.With: ("body",),
-    ast.AsyncWith: ("body",),
-    ast.Try: ("body", "orelse", "finalbody", "handlers"),
-    ast.AnnAssign: ("annotation",),
-}
+# The nested statement lists, and the parts of a statement that are not evaluated where it
+# stands (a function's signature, a handler's clauses, an annotation), are read on their own.
+_NOT_EVALUATED = {kind: fields for kind, fields in _NESTED.items()}
+for _kind, _extra in ((ast.FunctionDef, ("returns", "args")), (ast.AsyncFunctionDef, ("returns", "args")), (ast.Try, ("handlers",))):
+    _NOT_EVALUATED[_kind] += _extra
 if hasattr(ast, "TryStar"):
-    _NOT_EVALUATED[ast.TryStar] = ("body", "orelse", "finalbody", "handlers")
+    _NOT_EVALUATED[ast.TryStar] += ("handlers",)
+_NOT_EVALUATED[ast.AnnAssign] = ("annotation",)
 if hasattr(ast, "Match"):
     _NOT_EVALUATED[ast.Match] = ("cases",)
+del _kind, _extra
 
 
 def _statement_uses(stmt: ast.stmt, ctx: _Context) -> bool:
