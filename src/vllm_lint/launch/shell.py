@@ -696,8 +696,9 @@ def _var_value(part: Var, state: ShellState) -> object:
     value = state.lookup(name)
     if isinstance(value, ArrayValue):
         # $NAME of an array is its first element.
-        value = ("" if not value else value[0].text) if not value or not value[0].open else None
-        value = UNKNOWN if value is None else value
+        value = value[0].text if value else ""
+        if value is None:
+            return UNKNOWN  # an unknown (or open) word
     op = part.op
     if op == "":
         return value
@@ -1171,8 +1172,7 @@ class Interpreter:
         if name is not None and not might_launch(name):
             return  # echo, cat, pip ...: no engine, and no change to the shell's state
         words: list[Word] = []
-        frame = self._top("function")
-        script_arguments = frame is None or self._passes_arguments_on(frame.name or "")
+        script_arguments = self._script_arguments()
         for raw in raws:
             words.extend(expand(raw, state, self.mapper, self.multiline, script_arguments))
         env = dict(state.env)
@@ -1190,8 +1190,7 @@ class Interpreter:
             append = raw.plain_prefix()[skip - 2 : skip] == "+="
         elements = raw.parts[-1].elements if len(raw.parts) == 2 and isinstance(raw.parts[-1], Unknown) else None
         if elements is not None:
-            frame = self._top("function")
-            script_arguments = frame is None or self._passes_arguments_on(frame.name or "")
+            script_arguments = self._script_arguments()
             words: list[Word] = []
             for element in elements:
                 words.extend(expand(element, state, self.mapper, self.multiline, script_arguments))
@@ -1206,6 +1205,11 @@ class Interpreter:
             current = state.lookup(name)
             return current + value if isinstance(current, str) and isinstance(value, str) else UNKNOWN
         return value
+
+    def _script_arguments(self) -> bool:
+        """``$@`` here holds the script's own arguments (``expand``'s ``script_arguments``)."""
+        frame = self._top("function")
+        return frame is None or self._passes_arguments_on(frame.name or "")
 
     def _passes_arguments_on(self, name: str) -> bool:
         """Every call of function ``name`` in the script passes it the script's own arguments
