@@ -296,6 +296,7 @@ def test_the_generator_reads_what_a_config_validates_at_start_up(tmp_path):
         {
             "vllm/__init__.py": "",
             "vllm/config/__init__.py": "",
+            "vllm/config/utils.py": 'def config(cls):\n    merged_config = ConfigDict(extra="forbid")\n',
             "vllm/config/cache.py": '''
                 import enum
                 from typing import Literal, get_args
@@ -348,8 +349,8 @@ def test_the_generator_reads_what_a_config_validates_at_start_up(tmp_path):
     assert vllm_schema.validated_choices(tree, "vllm.config.cache", cls, "cache_dtype") == (["auto", "fp8", "bfloat16"], "Invalid kv_cache_dtype: ")
     assert values("level", vllm_schema.VALIDATED) == [0, 3] and values("level", vllm_schema.NOT_STRINGS) is None
     assert vllm_schema.field_bounds(cls, tree, "vllm.config.cache", "seed") == {"ge": 0, "le": 4294967295}
-    assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "inner") == {"class": "Inner", "fields": ["backend", "mode"]}
-    assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "seed") is None
+    assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "inner", vllm_schema.ConfigClasses(tree)) == {"class": "Inner", "fields": ["backend", "mode"]}
+    assert vllm_schema.config_keys(tree, "vllm.config.cache", cls, "seed", vllm_schema.ConfigClasses(tree)) is None
 
 
 def test_the_generator_follows_star_imports_and_re_exports_to_a_literal_alias(tmp_path):
@@ -451,6 +452,7 @@ def test_the_generator_reads_the_closed_choices_of_a_config_values_keys(tmp_path
         {
             "vllm/__init__.py": "",
             "vllm/config/__init__.py": "",
+            "vllm/config/utils.py": 'def config(cls):\n    merged_config = ConfigDict(extra="forbid")\n',
             "vllm/config/speculative.py": '''
                 from typing import Literal
                 from pydantic import Field, field_validator, model_validator
@@ -494,10 +496,10 @@ def test_the_generator_reads_the_closed_choices_of_a_config_values_keys(tmp_path
         },
     )
     engine = tree.lookup("vllm.config.speculative", "Engine")[2]
-    found = vllm_schema.config_keys(tree, "vllm.config.speculative", engine, "spec")
+    found = vllm_schema.config_keys(tree, "vllm.config.speculative", engine, "spec", vllm_schema.ConfigClasses(tree))
     # A before-validator may turn any value into a member; an after-validator sees a member; | str is open.
     assert found["choices"] == {"method": ["deepseek_mtp", "eagle3", "mtp", "ngram"], "sampling": ["greedy", "probabilistic"]}
-    assert "choices" not in vllm_schema.config_keys(tree, "vllm.config.speculative", engine, "rewritten")
+    assert "choices" not in vllm_schema.config_keys(tree, "vllm.config.speculative", engine, "rewritten", vllm_schema.ConfigClasses(tree))
 
 
 def test_the_speculative_method_is_closed_in_0_33_and_open_from_0_34():
@@ -518,6 +520,7 @@ def test_the_generator_reads_an_option_spread_from_one_get_kwargs_entry_taken_at
         {
             "vllm/__init__.py": "",
             "vllm/engine/__init__.py": "",
+            "vllm/config/utils.py": 'def config(cls):\n    merged_config = ConfigDict(extra="forbid")\n',
             "vllm/engine/arg_utils.py": '''
                 import argparse
                 from typing import Literal
@@ -543,7 +546,7 @@ def test_the_generator_reads_an_option_spread_from_one_get_kwargs_entry_taken_at
     reader.function(func)
     assert reader.options == {"--logging-config": "one"}
     module, cls, field = reader.targets["logging_config"]
-    assert vllm_schema.config_keys(tree, module, cls, field) == {
+    assert vllm_schema.config_keys(tree, module, cls, field, vllm_schema.ConfigClasses(tree)) == {
         "class": "LoggingConfig", "fields": ["log_level"], "choices": {"log_level": ["DEBUG", "INFO"]}
     }
 
@@ -615,5 +618,97 @@ def test_the_word_none_and_comma_joined_traces_per_release():
     # 0.32+ removes "passthrough" from --all2all-backend's choices; the config still takes it.
     a2a = schema.schema_for(Version(0, 34)).choices["all2all_backend"]
     assert "passthrough" not in a2a["cli"] and "passthrough" in a2a["config"]
-    # 0.10's ObservabilityConfig is not validated by pydantic: the pairs pass argparse and work.
-    assert "config" not in schema.schema_for(Version(0, 10)).choices["collect_detailed_traces"]
+    # 0.10's ObservabilityConfig is a pydantic dataclass too: the pairs pass argparse and fail
+    # its validation, before __post_init__ could split them (vLLM 0.10.2's own parser and config).
+    assert schema.schema_for(Version(0, 10)).choices["collect_detailed_traces"]["config"] == ["all", "model", "worker"]
+
+
+def test_the_generator_reads_the_configs_of_releases_before_0_16(tmp_path):
+    # Up to 0.15 @config only marks a class: pydantic checks it when it is a pydantic dataclass,
+    # and forbids unknown keys only where the class's own ConfigDict says so.
+    import ast
+
+    vllm_schema, tree = _synthetic_tree(
+        tmp_path,
+        {
+            "vllm/__init__.py": "",
+            "vllm/config/__init__.py": "",
+            "vllm/config/utils.py": "def config(cls):\n    return cls\n",
+            "vllm/config/kv.py": '''
+                import dataclasses
+                import enum
+                from typing import TYPE_CHECKING, Any, Literal, Optional
+                from pydantic import ConfigDict, SkipValidation
+                from pydantic.dataclasses import dataclass
+                from vllm.config.utils import config
+                from vllm.quant import Methods
+
+                if TYPE_CHECKING:
+                    from vllm.quant import Methods
+                else:
+                    Methods = Any
+
+                BlockSize = Literal[8, 16]
+
+                class Mode(enum.Enum):
+                    RAW = "raw"
+                    PROCESSED = "processed"
+
+                @config
+                @dataclass
+                class KV:
+                    role: Literal["producer", "consumer"] = "producer"
+
+                @config
+                @dataclass(config=ConfigDict(extra="forbid"))
+                class Compile:
+                    save_format: Literal["binary", "unpacked"] = "binary"
+
+                @config
+                @dataclasses.dataclass
+                class Plain:
+                    kind: Literal["a", "b"] = "a"
+
+                @config
+                @dataclass
+                class Engine:
+                    kv: Optional[KV] = None
+                    compile: Optional[Compile] = None
+                    plain: Optional[Plain] = None
+                    block_size: SkipValidation[BlockSize] = None
+                    quantization: SkipValidation[Optional[Methods]] = None
+
+                def add_cli_args(parser):
+                    parser.add_argument("--mode", choices=[f.value for f in Mode])
+            ''',
+            "vllm/quant.py": 'from typing import Literal\nMethods = Literal["fp8", "awq"]\n',
+        },
+    )
+    classes = vllm_schema.ConfigClasses(tree)
+    engine = tree.lookup("vllm.config.kv", "Engine")[2]
+    keys = lambda field: vllm_schema.config_keys(tree, "vllm.config.kv", engine, field, classes)  # noqa: E731
+    assert keys("kv") == {"class": "KV", "choices": {"role": ["consumer", "producer"]}}  # unknown keys pass
+    assert keys("compile") == {"class": "Compile", "fields": ["save_format"], "choices": {"save_format": ["binary", "unpacked"]}}
+    assert keys("plain") is None  # a standard dataclass: nothing checks it
+    fields = vllm_schema.dataclass_fields(tree, "vllm.config.kv", engine)
+    # argparse sees through SkipValidation (get_kwargs unwraps Annotated); pydantic does not check it.
+    assert vllm_schema.literal_values(tree, *fields["block_size"], others=vllm_schema.NOT_STRINGS) == [8, 16]
+    assert not classes.of_field("vllm.config.kv", engine, "block_size") and classes.of_field("vllm.config.kv", engine, "kv")
+    assert vllm_schema.kind_of_field(tree, *fields["block_size"]) == "one"
+    # The module binds Methods to Any at run time, after importing the Literal.
+    assert vllm_schema.literal_values(tree, *fields["quantization"], others=vllm_schema.NOT_STRINGS) is None
+    func = next(n for n in tree.module("vllm.config.kv").body if isinstance(n, ast.FunctionDef))
+    reader = vllm_schema.Reader(tree, "vllm.config.kv")
+    reader.function(func)
+    assert reader.choices == {"mode": ["raw", "processed"]}
+
+
+def test_releases_before_0_16_check_config_keys_as_their_pydantic_dataclasses_do():
+    v014 = schema.schema_for(Version(0, 14))
+    assert v014.keys["kv_transfer_config"]["choices"]["kv_role"] == ["kv_both", "kv_consumer", "kv_producer"]
+    assert "fields" not in v014.keys["kv_transfer_config"] and "levle" not in v014.keys["compilation_config"]["fields"]
+    assert v014.choices["block_size"] == {"cli": [1, 128, 16, 256, 32, 64, 8]}  # SkipValidation: no start-up check
+    assert "--no-block-size" not in v014.options
+    v010 = schema.schema_for(Version(0, 10))
+    assert "cli" not in v010.choices.get("quantization", {})  # QuantizationMethods = Any at run time
+    assert v010.choices["logprobs_mode"]["cli"] == ["processed_logits", "processed_logprobs", "raw_logits", "raw_logprobs"]

@@ -78,6 +78,9 @@ SUPPORTED = ("0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0", "0.34.0
 BUILTIN_ONE = {"int", "float", "str", "dict", "Any", "bytes", "Path"}
 COLLECTIONS = {"list", "tuple", "set", "List", "Tuple", "Set", "Sequence", "frozenset"}
 NO_VALUE_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version"}
+# Hints that stand for their first argument: argparse's get_kwargs unwraps Annotated, and
+# pydantic's SkipValidation[X] is Annotated[X, SkipValidation()].
+TRANSPARENT = {"Annotated", "SkipValidation"}
 
 
 class Tree:
@@ -103,6 +106,9 @@ class Tree:
         tree = self.module(dotted)
         if tree is None or depth > 8:
             return None
+        runtime = self._runtime_fallback(tree, name)
+        if runtime is not None:
+            return ("alias", dotted, runtime)
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and node.name == name:
                 return ("class", dotted, node)
@@ -132,6 +138,26 @@ class Tree:
                 if found is not None:
                     return found
         return None
+
+    @staticmethod
+    def _runtime_fallback(tree: ast.Module, name: str) -> ast.AST | None:
+        """The value of ``name = ...`` in the ``else:`` of ``if TYPE_CHECKING:`` when that is the
+        module's last binding of the name: what the module holds at run time, whatever the
+        imports before it say (``QuantizationMethods = Any`` in 0.10's ``vllm/config``)."""
+        last = None
+        for node in tree.body:
+            if isinstance(node, ast.If) and ast.unparse(node.test).rsplit(".", 1)[-1] == "TYPE_CHECKING":
+                for inner in node.orelse:
+                    if isinstance(inner, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in inner.targets):
+                        last = inner.value
+                continue
+            bound = isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name == name
+            bound = bound or isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == name for a in node.names)
+            bound = bound or isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+            bound = bound or isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name
+            if bound:
+                last = None
+        return last
 
     def star_exports(self, dotted: str, name: str) -> bool:
         """Whether ``from dotted import *`` binds ``name``: listed in a literal ``__all__``; without
@@ -212,7 +238,7 @@ def _hints(tree: Tree, dotted: str, node: ast.AST, depth: int = 0) -> list[tuple
                     return None
                 result += inner
             return result
-        if origin == "Annotated":
+        if origin in TRANSPARENT:
             first = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
             return _hints(tree, dotted, first, depth + 1)
         return [("generic", origin)]
@@ -275,6 +301,7 @@ class Reader:
         self.fewer: dict[str, list] = {}  # dest -> get_kwargs' choices removed
         self.added: dict[tuple[str, str], list] = {}
         self.removed: dict[tuple[str, str], list] = {}
+        self.plain_actions: set[str] = set()  # option strings whose custom action adds no --no-x
 
     def function(self, func: ast.FunctionDef) -> None:
         kwargs_of: dict[str, tuple[str, ast.ClassDef]] = {}  # variable -> config class
@@ -405,6 +432,8 @@ class Reader:
                 kind = "bool"
             else:
                 kind = "unknown"
+                if self._adds_no_negation(action):
+                    self.plain_actions.update(names)
         elif "nargs" in explicit:
             nargs = explicit["nargs"]
             value = nargs.value if isinstance(nargs, ast.Constant) else None
@@ -452,6 +481,18 @@ class Reader:
                     self.fewer[dest] = self.removed[key]
         elif splats:
             self.doubtful.add(dest)
+
+    def _adds_no_negation(self, action: ast.AST) -> bool:
+        """Whether an ``action=`` certainly registers no ``--no-x`` spelling: argparse's own
+        ``"append"``/``"extend"``/``"store"``, or a vLLM class that derives from ``argparse.Action``
+        directly (``LoRAParserAction``); only ``BooleanOptionalAction`` and its kin add one."""
+        if isinstance(action, ast.Constant):
+            return action.value in ("append", "extend", "store")
+        if isinstance(action, ast.Name):
+            bound = self.tree.lookup(self.dotted, action.id)
+            if bound is not None and bound[0] == "class":
+                return bool(bound[2].bases) and all(ast.unparse(base) == "argparse.Action" for base in bound[2].bases)
+        return False
 
     @staticmethod
     def _splat_key(splat: ast.AST, aliases) -> tuple[str, str] | None:
@@ -548,30 +589,88 @@ def substituted(call: ast.Call, bindings: dict[str, ast.AST]) -> ast.Call:
     return Replace().visit(copy.deepcopy(call))
 
 
-def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str) -> dict | None:
-    """{"class": name, "fields": [...]} when the field holds one ``@config`` dataclass: the keys
-    its JSON value may have (pydantic rejects others: "Unexpected keyword argument")."""
+class ConfigClasses:
+    """How pydantic treats vLLM's config dataclasses in one release.
+
+    From 0.16 ``@config`` makes a pydantic dataclass that forbids unknown keys (``extra="forbid"``
+    in ``vllm/config/utils.py``). Up to 0.15 ``@config`` only marks the class: pydantic validates
+    it when the class is ``pydantic.dataclasses.dataclass``, and forbids unknown keys only where
+    the class's own ``ConfigDict(extra="forbid")`` says so (``CompilationConfig``, 0.14-0.15)."""
+
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        utils = "vllm/config/utils.py"
+        self.forbid_all = utils in tree.names and 'extra="forbid"' in tree.archive.read(utils).decode("utf-8")
+
+    @staticmethod
+    def _decorator_names(cls: ast.ClassDef) -> list[tuple[str, ast.AST]]:
+        return [(ast.unparse(d.func if isinstance(d, ast.Call) else d).rsplit(".", 1)[-1], d) for d in cls.decorator_list]
+
+    def is_config(self, cls: ast.ClassDef) -> bool:
+        return any(name == "config" for name, _ in self._decorator_names(cls))
+
+    def validated(self, dotted: str, cls: ast.ClassDef) -> bool:
+        """Whether pydantic checks the field types when the class is built."""
+        if self.forbid_all and self.is_config(cls):
+            return True
+        for decorator in cls.decorator_list:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            if isinstance(target, ast.Attribute) and target.attr == "dataclass":
+                if ast.unparse(target.value) == "pydantic.dataclasses":
+                    return True
+            elif isinstance(target, ast.Name) and target.id == "dataclass":
+                bound = self.tree.lookup(dotted, "dataclass")
+                if bound is not None and bound[0] == "external" and bound[1] == "pydantic.dataclasses":
+                    return True
+        return False
+
+    def forbids_extra(self, dotted: str, cls: ast.ClassDef) -> bool:
+        """Whether a key that is not a field is an error ("Unexpected keyword argument")."""
+        if self.forbid_all and self.is_config(cls):
+            return True
+        return self.validated(dotted, cls) and any(
+            isinstance(node, ast.keyword) and node.arg == "extra" and isinstance(node.value, ast.Constant) and node.value.value == "forbid"
+            for _, decorator in self._decorator_names(cls) for node in ast.walk(decorator)
+        )
+
+    def of_field(self, dotted: str, cls: ast.ClassDef, field: str) -> bool:
+        """Whether the config field's own value is validated (its class is, and no SkipValidation)."""
+        annotation = field_annotation(self.tree, dotted, cls, field)
+        return annotation is not None and self.validated(dotted, cls) and not skips_validation(annotation[1])
+
+
+def skips_validation(annotation: ast.AST) -> bool:
+    node = _unquoted(annotation)
+    return isinstance(node, ast.Subscript) and ast.unparse(node.value).rsplit(".", 1)[-1] == "SkipValidation"
+
+
+def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str, classes: ConfigClasses) -> dict | None:
+    """{"class": name, "fields": [...], "choices": {...}} when the field holds one ``@config``
+    dataclass: the keys its JSON value may have (when pydantic rejects others: "Unexpected
+    keyword argument") and the closed choices of its keys (when pydantic validates them)."""
     annotation = field_annotation(tree, dotted, cls, field)
     hints = _hints(tree, *annotation) if annotation is not None else None
-    classes = [value for kind, value in hints or () if kind == "class"]
+    found = [value for kind, value in hints or () if kind == "class"]
     names = {value for kind, value in hints or () if kind == "name"} - {"None"}
-    if len(classes) != 1 or names:
+    if len(found) != 1 or names:
         return None
-    bound = tree.lookup(annotation[0], classes[0])
+    bound = tree.lookup(annotation[0], found[0])
     if bound is None or bound[0] != "class":
         return None
     node = bound[2]
-    if not any(ast.unparse(d).split("(")[0].rsplit(".", 1)[-1] == "config" for d in node.decorator_list):
+    if not classes.is_config(node) or not classes.validated(bound[1], node):
         return None
-    fields = set(dataclass_fields(tree, bound[1], node))
-    for item in ast.walk(node):  # InitVar fields are __init__ arguments too
-        if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and "InitVar" in ast.unparse(item.annotation):
-            fields.add(item.target.id)
-    entry = {"class": node.name, "fields": sorted(fields)}
+    entry: dict = {"class": node.name}
+    if classes.forbids_extra(bound[1], node):
+        fields = set(dataclass_fields(tree, bound[1], node))
+        for item in ast.walk(node):  # InitVar fields are __init__ arguments too
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name) and "InitVar" in ast.unparse(item.annotation):
+                fields.add(item.target.id)
+        entry["fields"] = sorted(fields)
     values = key_choices(tree, bound[1], node)
     if values:
         entry["choices"] = values
-    return entry
+    return entry if len(entry) > 1 else None
 
 
 def key_choices(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, list]:
@@ -588,7 +687,7 @@ def key_choices(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, list]:
         return {}
     found = {}
     for name, (module, annotation) in dataclass_fields(tree, dotted, cls).items():
-        if name in rewritten or "*" in rewritten:
+        if name in rewritten or "*" in rewritten or skips_validation(annotation):
             continue
         values = literal_values(tree, module, annotation, others=VALIDATED)
         if values:
@@ -732,7 +831,7 @@ def frontend_options(tree: Tree, dotted: str, cls: ast.ClassDef) -> dict[str, st
 
 
 # Union members that never take a string: a string outside the Literal members fails them all.
-NOT_STRINGS = frozenset({"dtype"})  # torch.dtype
+NOT_STRINGS = frozenset({"dtype", "device", "type"})  # torch.dtype, torch.device, type[Executor]
 # What a config's validation admits (not argparse): also the values of an IntEnum type.
 VALIDATED = NOT_STRINGS | {"IntEnum"}
 
@@ -759,6 +858,8 @@ def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0, other
     if isinstance(node, ast.Subscript):
         origin = ast.unparse(node.value).rsplit(".", 1)[-1]
         members = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if origin in others and origin in ("type", "Type"):
+            return []  # a class object: never a string
         if origin == "Literal":
             values = []
             for member in members:
@@ -780,7 +881,7 @@ def literal_values(tree: Tree, dotted: str, node: ast.AST, depth: int = 0, other
                     return None
                 values += inner
             return values
-        if origin == "Annotated":
+        if origin in TRANSPARENT:
             return literal_values(tree, dotted, members[0], depth + 1, others)
         return None
     if isinstance(node, ast.Name):
@@ -861,7 +962,32 @@ def literal_list(tree: Tree, dotted: str, node: ast.AST) -> list | None:
         return None
     if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("get_args") and len(node.args) == 1:
         return literal_values(tree, dotted, node.args[0])
-    return None
+    return enum_member_values(tree, dotted, node)
+
+
+def enum_member_values(tree: Tree, dotted: str, node: ast.AST) -> list | None:
+    """``[f.value for f in SomeEnum]`` (``--logprobs-mode``, ``--model-impl`` in 0.10): the
+    constants an ``Enum`` class assigns to its members; else None."""
+    if not (isinstance(node, ast.ListComp) and len(node.generators) == 1 and not node.generators[0].ifs):
+        return None
+    loop, element = node.generators[0], node.elt
+    if not (isinstance(loop.target, ast.Name) and isinstance(loop.iter, ast.Name)):
+        return None
+    if not (isinstance(element, ast.Attribute) and element.attr == "value" and isinstance(element.value, ast.Name) and element.value.id == loop.target.id):
+        return None
+    bound = tree.lookup(dotted, loop.iter.id)
+    if bound is None or bound[0] != "class":
+        return None
+    cls = bound[2]
+    if not any(ast.unparse(base).rsplit(".", 1)[-1] in ("Enum", "StrEnum", "IntEnum") for base in cls.bases):
+        return None
+    values = []
+    for item in cls.body:
+        if isinstance(item, ast.Assign) and len(item.targets) == 1 and isinstance(item.targets[0], ast.Name):
+            if not (isinstance(item.value, ast.Constant) and isinstance(item.value.value, (str, int))):
+                return None  # auto() or a computed value
+            values.append(item.value.value)
+    return values or None
 
 
 def _number(node: ast.AST) -> float | int | None:
@@ -1128,9 +1254,7 @@ def release_schema(wheel: Path) -> dict:
         options: dict[str, str] = {"-h": "help", "--help": "help"}
         choices: dict[str, dict] = {}
         keys: dict[str, dict] = {}
-        # @config dataclasses forbid unknown fields (pydantic extra="forbid") in this release.
-        utils = "vllm/config/utils.py"
-        forbids_extra = utils in tree.names and 'extra="forbid"' in archive.read(utils).decode("utf-8")
+        config_classes = ConfigClasses(tree)
         bounds: dict[str, dict] = {}
         none_word = none_choice(arg_utils)
         # get_kwargs gives a list of Literal values their choices (0.9+).
@@ -1142,6 +1266,7 @@ def release_schema(wheel: Path) -> dict:
             for dest, source in reader.sources.items():
                 module, cls, field = source
                 annotation = field_annotation(tree, module, cls, field)
+                validated = config_classes.of_field(module, cls, field)
                 if annotation is not None and dest not in reader.doubtful:
                     # get_kwargs: a Literal member gives argparse choices unless the union has str
                     # (then a metavar); another member (torch.dtype) does not stop them.
@@ -1158,15 +1283,15 @@ def release_schema(wheel: Path) -> dict:
                         if optional(tree, *annotation):
                             if none_word == "string":
                                 choices[dest]["none"] = "cli"
-                            elif none_word == "value" and elements and forbids_extra:
+                            elif none_word == "value" and elements and validated:
                                 choices[dest]["none"] = "config"  # [None]: not a member at start-up
-                if annotation is not None:
+                if validated:
                     # At start-up the config field validates the value: a string outside the Literal
                     # fails every member (--lora-dtype half: str | torch.dtype on the command line,
                     # Literal | torch.dtype in LoRAConfig).
                     values = literal_values(tree, *annotation, others=VALIDATED)
                     message = None
-                    if not values and forbids_extra:
+                    if not values:
                         # A pydantic config validates each element of a list of Literal values.
                         values = element_literals(tree, *annotation)
                     if not values:
@@ -1181,11 +1306,10 @@ def release_schema(wheel: Path) -> dict:
             for dest, values in reader.choices.items():
                 choices.setdefault(dest, {})["cli"] = ordered(values)
                 choices[dest].pop("none", None)  # its own choices=: not get_kwargs' "None"
-            if forbids_extra:
-                for dest, (module, cls, field) in reader.targets.items():
-                    found = config_keys(tree, module, cls, field)
-                    if found is not None:
-                        keys[dest] = found
+            for dest, (module, cls, field) in reader.targets.items():
+                found = config_keys(tree, module, cls, field, config_classes)
+                if found is not None:
+                    keys[dest] = found
         for dotted, cls in frontend:
             retyped = frontend_retyped(tree, dotted, cls)
             for field, annotation in dataclass_fields(tree, dotted, cls).items():
@@ -1199,15 +1323,21 @@ def release_schema(wheel: Path) -> dict:
                         choices.setdefault(field, {})["cli"] = ordered(values)
                         if none_word == "string" and optional(tree, *annotation):
                             choices[field]["none"] = "cli"
-        # Python: a keyword's own annotation, when it is only Literal values, is validated by the config.
+        # Python: a keyword's own annotation, when it is only Literal values, is validated by the
+        # config, unless the config field skips validation (block_size up to 0.17).
+        unchecked = {
+            dest for reader in readers for dest, (module, cls, field) in reader.sources.items()
+            if (found := field_annotation(tree, module, cls, field)) is not None and skips_validation(found[1])
+        }
         for dest in list(choices) + [name for name in engine_fields if name not in choices]:
             annotation = engine_fields.get(dest)
-            if annotation is None:
+            if annotation is None or dest in unchecked:
                 continue
             values = literal_values(tree, *annotation, others=VALIDATED)
             if values:
                 choices.setdefault(dest, {})["python"] = ordered(values)
         enable_disable = "EnableDisableAction" in archive.read("vllm/utils/argparse_utils.py").decode("utf-8") if "vllm/utils/argparse_utils.py" in tree.names else False
+        plain_actions = set().union(*(reader.plain_actions for reader in readers))
         for option, kind in list(kinds.items()):
             if not option.startswith("--"):
                 continue
@@ -1219,7 +1349,7 @@ def release_schema(wheel: Path) -> dict:
                     options.setdefault("--disable-" + option[len("--enable-") :], dest)
                 elif enable_disable and option.startswith("--disable-"):
                     options.setdefault("--enable-" + option[len("--disable-") :], dest)
-            elif kind == "unknown":
+            elif kind == "unknown" and option not in plain_actions:
                 options.setdefault("--no-" + option[2:], "?")  # a custom action may add it
         keywords = {
             "EngineArgs": sorted(engine_fields),
