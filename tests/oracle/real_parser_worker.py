@@ -3,7 +3,9 @@
     python real_parser_worker.py SCHEMA_JSON OUT_JSON      # in an environment where vllm imports
 
 Runs in the environment that has vLLM (see ``real_vllm.py`` for the patches).  Builds
-``vllm serve``'s parser with vLLM's own ``make_arg_parser(FlexibleArgumentParser())``,
+``vllm serve``'s parser with vLLM's own ``make_arg_parser(FlexibleArgumentParser())``
+(up to 0.9, where that parser has no model positional, with the serve subcommand's own
+``subparser_init``),
 generates argument lists from the parser's actions and from every option string the
 linter's schema knows (other releases' options: renamed and removed flags), and records
 vLLM's verdict on each:
@@ -84,6 +86,14 @@ def _imports():
         if found is not None:
             return FlexibleArgumentParser, __import__(module, fromlist=["make_arg_parser"]).make_arg_parser
     raise ImportError("no make_arg_parser")
+
+
+def _serve_parser(flexible) -> argparse.ArgumentParser:
+    """``vllm serve``'s parser as vLLM's CLI builds it: its ``ServeSubcommand.subparser_init``."""
+    from vllm.entrypoints.cli.serve import ServeSubcommand
+
+    subparsers = flexible(prog="vllm").add_subparsers(dest="subparser")
+    return ServeSubcommand().subparser_init(subparsers)
 
 
 class FieldMap:
@@ -172,6 +182,10 @@ class Oracle:
         restore = self.fields.install()
         try:
             self.parser = make_arg_parser(flexible())
+            if not any(not action.option_strings for action in self.parser._actions):
+                # Up to 0.9 the serve subcommand adds the model positional (and --headless and
+                # the like) before it calls make_arg_parser: build vllm serve's parser its way.
+                self.parser = _serve_parser(flexible)
         finally:
             restore()
         self.parser.exit_on_error = True
