@@ -45,9 +45,13 @@ where the argument is a list of `Literal` values (`--collect-detailed-traces
 None` gives `[None]`, which the config rejects). A value argparse's choices
 let through is also checked against the config field's own choices:
 `--collect-detailed-traces model,worker` passes argparse up to 0.30 (it adds
-the comma-joined pairs to the choices) but `ObservabilityConfig` (0.16+)
-rejects it at start-up, its `field_validator` splitting the string only after
-pydantic has checked each item. The server's own options (`--uvicorn-log-level`,
+the comma-joined pairs to the choices) but `ObservabilityConfig`
+rejects it at start-up (0.9+: up to 0.15 the config is a pydantic dataclass
+too), pydantic checking each item before anything splits the string. An
+argument with no argparse type whose config field takes int choices
+(`--optimization-level`, and `-O3`, which vLLM rewrites to it) is reported
+when its value is not a number (`-Ofast`); pydantic's lax mode takes `2.0`.
+The server's own options (`--uvicorn-log-level`,
 `--fingerprint-mode`, `--tool-strict-level`, ...) are checked where the
 release types them as `Literal`.
 
@@ -104,6 +108,12 @@ def check(facts, version):
                 if converted not in accepted:
                     error = _startup_error(known, converted, accepted)
                     yield from_other_file(_finding(option, value, accepted, span, error, dest, release), origin)
+                continue
+            if converted is None and not known.get("cli") and _not_a_number_for(value, accepted):
+                # No argparse type: the config's int field gets the word and cannot parse it
+                # (--optimization-level O3, and -Ox, which vLLM rewrites to it).
+                error = _startup_error(known, value, accepted)
+                yield from_other_file(_finding(option, value, accepted, span, error, dest, release), origin)
                 continue
             if converted is None or converted in accepted:
                 continue
@@ -179,6 +189,18 @@ def _as_type_of(text: str, example: object) -> object:
         except ValueError:
             return None
     return text if isinstance(example, str) else None
+
+
+def _not_a_number_for(text: str, accepted) -> bool:
+    """Whether pydantic's int parsing fails on the text for these int choices whatever their
+    set: not even a number (it takes "2" and "2.0" in lax mode)."""
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in accepted):
+        return False
+    try:
+        float(text)
+    except ValueError:
+        return True
+    return False
 
 
 def _listed(values) -> str:

@@ -11,6 +11,11 @@ vllm serve Qwen/Qwen3-8B --enable-custom-all-reducer  # expect: VLM301
 vllm serve Qwen/Qwen3-8B -O3
 vllm serve Qwen/Qwen3-8B -O 3
 vllm serve Qwen/Qwen3-8B -O=2 --max-model-len 4096
+vllm serve Qwen/Qwen3-8B --optimization-level 2.0
+# The config's OptimizationLevel parses the word: a level that is not a number fails at start-up.
+vllm serve Qwen/Qwen3-8B --optimization-level O3  # expect: VLM303
+vllm serve Qwen/Qwen3-8B -Ofast  # expect: VLM303
+vllm serve Qwen/Qwen3-8B --optimization-level "$OPT_LEVEL"
 # dtype is Literal[...] | torch.dtype: argparse gets choices.
 vllm serve Qwen/Qwen3-8B --dtype hadf  # expect: VLM303
 vllm serve Qwen/Qwen3-8B --dtype half
