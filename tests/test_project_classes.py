@@ -23,11 +23,17 @@ def test_a_subclass_module_that_names_neither_vllm_nor_a_setting_is_analysed():
     assert needs_analysis(data, str(ROLLOUT / "vllm_rollout.py"))
 
 
-def test_the_prefilter_needs_a_project_module_with_a_replay_engine(tmp_path):
+def _empty_package(tmp_path):
+    """A project (``setup.cfg``) with an empty package ``pkg``: its folder."""
     (tmp_path / "setup.cfg").write_text("[metadata]\nname = pkg\n")
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
+    return package
+
+
+def test_the_prefilter_needs_a_project_module_with_a_replay_engine(tmp_path):
+    package = _empty_package(tmp_path)
     (package / "plain.py").write_text(
         "from vllm import LLM\n\nclass Base:\n    def __init__(self, m):\n        self.llm = LLM(m)\n"
     )
@@ -58,10 +64,7 @@ def test_a_base_class_method_does_not_see_what_a_subclass_binds():
 
 def _project_with_replay_base(tmp_path, parameters="m"):
     """A project package ``pkg`` whose ``base.Base.__init__`` builds a replay engine on self."""
-    (tmp_path / "setup.cfg").write_text("[metadata]\nname = pkg\n")
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
+    package = _empty_package(tmp_path)
     (package / "base.py").write_text(
         "from vllm import LLM\n\n"
         "class Base:\n"

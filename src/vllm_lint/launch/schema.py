@@ -25,6 +25,7 @@ Values shared by several releases are stored once: a value, or
 from __future__ import annotations
 
 import difflib
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -204,3 +205,12 @@ def outside_choices(value, accepted) -> bool:
         return False
     return value not in accepted
 
+
+
+def json_object(text: str) -> dict | None:
+    """A command-line value that is a JSON object (a config-valued option's keys); else None."""
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) else None

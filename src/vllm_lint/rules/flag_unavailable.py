@@ -88,7 +88,6 @@ schema's oldest may have had arguments removed before it (`speculative_model`
 in 0.6): nothing is reported for it.
 """
 
-import json
 
 import vllm_lint.launch.schema as schema
 from vllm_lint.facts import known_bool
@@ -224,11 +223,8 @@ def _json_keys(facts, release, option, origin, value):
     known = release.keys.get(dest) if dest else None
     if known is None or "fields" not in known:
         return  # up to 0.15 most configs ignore unknown keys
-    try:
-        parsed = json.loads(value)
-    except (ValueError, RecursionError):
-        return
-    if not isinstance(parsed, dict):
+    parsed = schema.json_object(value)
+    if parsed is None:
         return
     fields = known["fields"]
     span = origin.span if origin is not None and origin.path is None else facts.anchor

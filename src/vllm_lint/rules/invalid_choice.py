@@ -69,10 +69,8 @@ when the model is known by name and not named as such a checkpoint
 (`...-speculator.eagle3`).
 """
 
-import json
-
 import vllm_lint.launch.schema as schema
-from vllm_lint.facts import ABSENT, Known, Mapping
+from vllm_lint.facts import Known, Mapping
 from vllm_lint.rules.base import Rule, from_other_file, may_be_speculators_checkpoint
 from vllm_lint.versions import ALL_VERSIONS
 
@@ -130,11 +128,8 @@ def check(facts, version):
             entry = release.keys.get(dest) if dest else None
             if not entry or not entry.get("choices"):
                 continue
-            try:
-                parsed = json.loads(value)
-            except (ValueError, RecursionError):
-                continue
-            if not isinstance(parsed, dict):
+            parsed = schema.json_object(value)
+            if parsed is None:
                 continue
             span = origin.span if origin is not None and origin.path is None else facts.anchor
             for key, item in parsed.items():

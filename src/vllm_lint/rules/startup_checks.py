@@ -27,7 +27,7 @@ import os
 from functools import cache, lru_cache
 
 import vllm_lint.launch.schema as schema
-from vllm_lint.facts import ABSENT, UNKNOWN, Known, Mapping, as_bool
+from vllm_lint.facts import ABSENT, UNKNOWN, Known, Mapping
 from vllm_lint.rules.base import Rule, from_other_file, may_be_speculators_checkpoint
 from vllm_lint.versions import VersionRange
 
