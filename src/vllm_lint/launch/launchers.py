@@ -12,6 +12,9 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
   found from the linted file's project, when the caller passes a ``WrapperFinder``
 * ``docker run [options] vllm/vllm-openai[:tag] FLAGS`` (the image's entrypoint is ``vllm serve``)
 * ``sh|bash -c SCRIPT``: the script is read as a shell script.
+* ``ray job submit [options] -- COMMAND``: the command runs as a Ray job, in the
+  cluster's environment and the job's runtime environment, not the shell's, so
+  its environment is unknown.  Without ``--`` the command is not followed.
 * ``sudo [options] [VAR=value ...] COMMAND``: without ``-E``/``--preserve-env``
   sudo starts the command in a fresh environment, so variables set before it
   do not reach vLLM; what the sudoers policy keeps is not visible, so the rest
@@ -61,7 +64,7 @@ class Script:
     env_open: bool
 
 
-_WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "builtin", "nice", "timeout", "stdbuf", "docker", "vllm", "sudo"})
+_WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "builtin", "nice", "timeout", "stdbuf", "docker", "vllm", "sudo", "ray"})
 
 
 def might_launch(program: str) -> bool:
@@ -188,6 +191,12 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrapp
                 return None
             index, env, env_open = after
             continue
+        if name == "ray":
+            command = _ray_job_command(words, index + 1)
+            if command is None:
+                return None
+            index, env, env_open = command, {}, True
+            continue
         if name in _RUNNERS and index + 1 < count and words[index + 1].text == "run":
             index += 2
             if index < count and words[index].text == "--":
@@ -206,6 +215,17 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrapp
         if name in _SHELLS:
             return _shell(words, index, env, env_open)
         return None
+    return None
+
+
+def _ray_job_command(words: list[Word], index: int) -> int | None:
+    """``ray job submit [options] -- COMMAND``: the index of COMMAND, or None (another ray
+    command, or no ``--``: which words are options' values is not read)."""
+    if [word.text for word in words[index : index + 2]] != ["job", "submit"]:
+        return None
+    for position in range(index + 2, len(words)):
+        if words[position].text == "--" and not words[position].open:
+            return position + 1
     return None
 
 
