@@ -567,9 +567,12 @@ def test_helper_of_the_same_module_per_call(capsys):
     assert policy["findings"] == ["VLM105"]
     assert reference["settings"]["return_sampling_mask"]["value"] is False
     assert reference["findings"] == []
-    # The function analysed on its own: the parameter is unknown.
+    # The function analysed on its own: the parameter is one of what its callers pass.
     assert "called_from" not in alone
-    assert alone["settings"]["return_sampling_mask"]["reason"] == "from a parameter of make_engine: mask"
+    mask = alone["settings"]["return_sampling_mask"]
+    assert mask["state"] == "choice"
+    assert sorted(alternative["value"] for alternative in mask["alternatives"]) == [False, True]
+    assert alone["findings"] == []  # replay is on for one call only: reported there
     # The call's line selects the engine built for it.
     assert only(capsys, "same_module.py:9", "--target-version", "0.33") == reference
     assert len(engines(capsys, "same_module.py:5", "--target-version", "0.33")) == 3

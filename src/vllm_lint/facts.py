@@ -70,6 +70,9 @@ class Origin:
     # How the value travelled to the engine (``vllm-lint explain`` only): a tuple of ``Step``.
     # Not part of equality: two paths that carry the same written value carry the same origin.
     via: tuple = field(default=(), compare=False)
+    # Passed by a caller to a function analysed with what its callers pass (``python/callers.py``):
+    # findings it decides are reported where the caller writes it, by the caller's own analysis.
+    from_caller: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ def moved(origin: Origin | None, step: Step) -> Origin | None:
     """``origin`` with one more step on its way (explain mode)."""
     if origin is None:
         return None
-    return Origin(origin.span, origin.kind, origin.container, origin.path, origin.via + (step,))
+    return Origin(origin.span, origin.kind, origin.container, origin.path, origin.via + (step,), origin.from_caller)
 
 
 @dataclass(frozen=True)

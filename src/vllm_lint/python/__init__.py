@@ -223,17 +223,42 @@ def _framework_findings(analysis, version: Version, path: str | None, version_so
     return list(found.values())
 
 
+def _by_its_own_code(facts):
+    """An engine of the module's own code with what its callers pass unknown: a finding a
+    caller's value decides is reported where that caller writes it (its own analysis runs the
+    function for the call), not here."""
+    from dataclasses import replace
+
+    from vllm_lint.facts import UNKNOWN, Choice, Known
+
+    def passed(fact) -> bool:
+        if isinstance(fact, Known):
+            return fact.origin is not None and fact.origin.from_caller
+        if isinstance(fact, Choice):
+            return any(passed(option) for option in fact.options)
+        return False
+
+    if not any(passed(fact) for fact in facts.fields.values()):
+        return facts
+    fields = {name: UNKNOWN if passed(fact) else fact for name, fact in facts.fields.items()}
+    written = {name: origin for name, origin in facts.written.items() if not origin.from_caller}
+    return replace(facts, fields=fields, written=written)
+
+
 def _not_reported_elsewhere(analysis, version: Version, path: str | None) -> list:
     """The engines to report here: one built for a call (a class constructed, another module's
     function) adds only what the construction's own analysis does not already report."""
-    engines = analysis.engines
+    engines = [engine if engine.built_at is not None else _by_its_own_code(engine) for engine in analysis.engines]
     if not any(engine.built_at is not None for engine in engines):
         return engines
     own: dict[str | None, set] = {}
 
     def reported(where: str | None) -> set:
         if where not in own:
-            source = [e for e in engines if e.built_at is None] if where is None else project_modules().engines_of(where)
+            if where is None:
+                source = [e for e in engines if e.built_at is None]
+            else:
+                source = [_by_its_own_code(e) for e in project_modules().engines_of(where)]
             own[where] = {
                 (finding.code, engine.anchor.line, engine.anchor.col)
                 for engine in source

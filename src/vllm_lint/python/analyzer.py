@@ -43,7 +43,7 @@ from vllm_lint.python.state import (
 )
 from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
 from vllm_lint.python.guards import catches_type_error
-from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler
+from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler, vllm_world_arm
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
     Builtin,
@@ -77,6 +77,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         path: str | None = None,
         project=None,  # python.project.ProjectModules: the project's modules, followed through imports
         summary: ModuleSummary | None = None,
+        watch: dict | None = None,
     ) -> None:
         self.tree = tree
         self.path = path
@@ -97,7 +98,22 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         # Per (class, attribute): (the method that binds it, or None, the value), one per binding.
         self._class_attrs: dict[tuple[int, str], list[tuple[str | None, object]]] = {}
         self._pending_self_requests: list[tuple[object, object]] = []
+        # ``from_engine_args(self.engine_args)``: (the attribute, the engine built, the environment
+        # then), resolved once every method has run and bound what it binds.
+        self._pending_self_engines: list[tuple[SelfAttribute, EngineObj, tuple]] = []
+        # Calls another module's function asks about (``callers.py``): (line, col) -> (the
+        # function called, whether it is a method); what each passes is kept in ``watched``.
+        self._watch = watch or {}
+        self.watched: dict[tuple[int, int], dict] = {}
+        self._watched_inlined: dict[tuple[int, int], list[dict]] = {}
+        self._watched_standalone: dict[tuple[int, int], list[dict]] = {}
+        self._watched_joined: set[tuple[int, int]] = set()
         self._self_escaped: set[tuple[int, str]] = set()
+        # What each class's own ``__init__`` binds on ``self`` (its analysis, not a call's).
+        self._init_bindings: dict[tuple[int, str], list[object]] = {}
+        # The bindings on ``self`` the method being analysed on its own makes: (key, index in
+        # ``_class_attrs[key]``), updated to what the method leaves when it ends.
+        self._method_binds: list[tuple[tuple[int, str], int]] = []
         self.dict_feeds: dict[int, int] = {}
         # Module names functions may change: unknown when read from a function.  Explicit
         # mutations are found before the walk; escapes into unknown code during it
@@ -153,6 +169,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         while self._pending_functions:
             node, parent = self._pending_functions.pop(0)
             self._function(node, parent)
+        self._resolve_self_engines()
         self._resolve_self_requests()
         for obj in self._created_args.values():
             if obj.facts is None and obj.kind in symbols.ARGS_CONSTRUCTORS:
@@ -184,20 +201,80 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         if args.kwarg is not None:
             # A new dict on every call, seen by nothing else: its writes are certain, its other keys not.
             self.state.names[args.kwarg.arg] = DictObj({}, complete=False)
+        self._bind_from_callers(node, parent, scope.class_node)
         copies_before = len(self._global_copies)
         self._stopped = False
         saved_guard = self._guard_context()
+        self._method_binds = []
         self._releases, self._guard_line, self._feature_guarded = None, 0, False  # called from anywhere
         try:
             self._block(node.body)
         finally:
             scope.final = self.state
+            if scope.class_node is not None:
+                self._left_by_method(node.name, self.state)
             self.scope, self.state = saved_scope, saved_state
             self._stopped = False
             self._releases, self._guard_line, self._feature_guarded = saved_guard
         for name, original, copy_ in self._global_copies[copies_before:]:
             if to_fact_value(original) != to_fact_value(copy_) or _opened(original, copy_):
                 self.found_volatile.add(name)
+
+    def _left_by_method(self, method: str, final: State) -> None:
+        """A container a method binds on ``self`` is followed until the method ends
+        (``self.x[k] = v`` in a branch joins): what it leaves is what the other methods read;
+        one it handed to other code (its shadow dropped) is not known."""
+        for key, index in self._method_binds:
+            name, value = self._class_attrs[key][index]
+            if isinstance(value, (DictObj, ListObj)) or _is_engine_args(value):
+                left = final.names.get(SELF_SHADOW + key[1], MISSING)
+                value = left if left is not MISSING else UNKNOWN
+                self._class_attrs[key][index] = (name, value)
+            if method == "__init__":
+                self._init_bindings.setdefault(key, []).append(value)
+        self._method_binds = []
+
+    def _bind_from_callers(self, node: ast.AST, parent: Scope, owner: ast.ClassDef | None) -> None:
+        """Parameters bound to what every call in the project passes (``callers.py``), for a
+        function that builds an engine (or the ``__init__`` of a class one of whose methods
+        does), or one whose calls another module's analysis is following."""
+        if self.project is None or self.path is None:
+            return
+        at_top = parent is self.module_scope or (parent.kind == "class" and parent.parent is self.module_scope)
+        args = node.args
+        parameters = args.posonlyargs + args.args + args.kwonlyargs
+        if owner is not None:
+            parameters = parameters[1:]
+        if not at_top or not (parameters or args.vararg or args.kwarg) or not self._wants_callers(node, owner):
+            return
+        sites = self.project.call_bindings(self.path, node, owner)
+        if not sites:
+            return
+        defaults = dict(zip([a.arg for a in args.posonlyargs + args.args][-len(args.defaults) or len(args.args) + 1 :], args.defaults))
+        defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+        names = [a.arg for a in parameters] + [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+        self.scope.caller_bound = frozenset(names) - _rebound_names(node)
+        for name in names:
+            values = []
+            for site in sites:
+                value = site.get(name, MISSING)
+                if value is MISSING:
+                    value = self._eval(defaults[name]) if name in defaults else UNKNOWN
+                values.append(value)
+            self.state.names[name] = self._join_values(values, {}, fresh=True)
+
+    def _wants_callers(self, node: ast.AST, owner: ast.ClassDef | None) -> bool:
+        if builds_engine(node):
+            return True
+        if owner is not None and node.name == "__init__" and any(
+            builds_engine(item) for item in owner.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ):
+            return True
+        return bool(self._watch) and any(
+            (line, col) in self._watch
+            for line, col in self._watch
+            if node.lineno <= line <= (node.end_lineno or node.lineno)
+        )
 
     def _annotated_instance(self, annotation: ast.AST) -> object:
         """A parameter annotated with a project dataclass (``cfg: ServeConfig``): an instance whose
@@ -249,7 +326,16 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         if self.scope.kind == "class":
             node._vllm_lint_class = self.scope.node  # type: ignore[attr-defined]
         if not self._inline_stack:  # bodies of inlined calls are also analysed on their own
-            self._pending_functions.append((node, parent))
+            if node.name == "__init__" and self.scope.kind == "class":
+                # First of its class: the other methods read what it binds on ``self``.
+                index = next(
+                    (i for i, (n, _) in enumerate(self._pending_functions)
+                     if getattr(n, "_vllm_lint_class", None) is self.scope.node),
+                    len(self._pending_functions),
+                )
+                self._pending_functions.insert(index, (node, parent))
+            else:
+                self._pending_functions.append((node, parent))
         elif self._nested_defs and builds_engine(node):
             self._nested_defs[-1].append(node)  # run when the inlined function ends, as its closure
 
@@ -418,6 +504,11 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._stopped = True
 
     def _stmt_If(self, node: ast.If) -> None:
+        vllm_world = vllm_world_arm(node)
+        if vllm_world is not None:  # without vLLM installed the program builds no engine
+            self._eval(node.test)
+            self._block(vllm_world)
+            return
         guard = self._guard_of(node.test)
         if guard is not None:
             self._eval(node.test)
@@ -626,13 +717,13 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                 for sub in target.elts:
                     self._assign(sub.value if isinstance(sub, ast.Starred) else sub, UNKNOWN, None)
         elif isinstance(target, ast.Subscript):
-            self._assign_subscript(target, value)
+            self._assign_subscript(target, value, value_node)
         elif isinstance(target, ast.Attribute):
-            self._assign_attribute(target, value)
+            self._assign_attribute(target, value, value_node)
         elif isinstance(target, ast.Starred):
             self._assign(target.value, UNKNOWN, None)
 
-    def _assign_subscript(self, target: ast.Subscript, value: object) -> None:
+    def _assign_subscript(self, target: ast.Subscript, value: object, value_node: ast.AST | None = None) -> None:
         if self._is_environ(target.value):
             self._env_set(target.slice, value)
             return
@@ -640,28 +731,31 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         key = self._eval(target.slice)
         if isinstance(base, DictObj):
             if isinstance(key, str):
-                base.items[key] = Slot(value, self._origin(span_of(target), "subscript", base.alloc))
+                base.items[key] = Slot(value, self._origin(span_of(target), "subscript", base.alloc, value_node))
             else:
                 base.forget()
         elif isinstance(base, ListObj):
             base.forget()
         self._escape(value)
 
-    def _assign_attribute(self, target: ast.Attribute, value: object) -> None:
+    def _assign_attribute(self, target: ast.Attribute, value: object, value_node: ast.AST | None = None) -> None:
         base_node = target.value
         if isinstance(base_node, ast.Name) and base_node.id == "self" and self.scope.class_node is not None:
             key = (id(self.scope.class_node), target.attr)
             method = getattr(self.scope.node, "name", None)
             self._class_attrs.setdefault(key, []).append((method, value))
-            if isinstance(value, (DictObj, ListObj)):
-                # Followed in this method until another method may run (``self.model_args["k"] = v``).
+            if not self._inline_stack:
+                self._method_binds.append((key, len(self._class_attrs[key]) - 1))
+            if isinstance(value, (DictObj, ListObj)) or _is_engine_args(value):
+                # Followed in this method until another method may run (``self.model_args["k"] = v``);
+                # an arguments object nothing changes reaches the engine other methods build from it.
                 self.state.names[SELF_SHADOW + target.attr] = value
             elif not (isinstance(value, ObjectArgs) and value.kind == "SamplingParams"):
                 self._escape(value)
             return
         base = self._eval(base_node)
         if isinstance(base, ObjectArgs):
-            base.slots[target.attr] = Slot(value, self._origin(span_of(target), "attribute"))
+            base.slots[target.attr] = Slot(value, self._origin(span_of(target), "attribute", value=value_node))
             if base.kind != "instance":
                 self._note_feed(value)  # a dict read by this EngineArgs only: the fixer may edit it
         else:
@@ -728,12 +822,23 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                 env[key] = UNKNOWN
         return State(names, env, env_open)
 
-    def _join_values(self, values: list[object], memo: dict, depth: int = 0) -> object:
+    def _join_values(self, values: list[object], memo: dict, depth: int = 0, fresh: bool = False) -> object:
+        """``fresh``: the values are new containers no other name holds (the arms of
+        ``{} if c else {"k": v}``, what different calls pass): dicts from different places join
+        key by key into a new one."""
         first = values[0]
         if any(v is MISSING for v in values) or depth > MAX_DEPTH:
             return UNKNOWN  # too deep to follow: this one value is unknown, not the file
         if all(v is first for v in values):
             return first
+        if fresh and all(isinstance(v, DictObj) for v in values) and len({v.alloc for v in values}) > 1:
+            joined = DictObj({}, all(v.complete for v in values))
+            for key in dict.fromkeys(k for v in values for k in v.items):
+                joined.items[key] = self._join_slots(
+                    [v.items.get(key) for v in values], [v.complete for v in values], memo, depth + 1, fresh=True
+                )
+            joined.escaped = any(v.escaped for v in values)
+            return joined
         if isinstance(first, DictObj) and all(isinstance(v, DictObj) and v.alloc == first.alloc for v in values):
             if first.alloc in memo:
                 return memo[first.alloc]
@@ -813,14 +918,16 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             joined.spans = list(longest.spans)
         return joined
 
-    def _join_slots(self, slots: list[Slot | None], complete: list[bool], memo: dict, depth: int = 0) -> Slot:
+    def _join_slots(
+        self, slots: list[Slot | None], complete: list[bool], memo: dict, depth: int = 0, fresh: bool = False
+    ) -> Slot:
         """One key of a dict (or field of an object) after a branch: ``None`` where a path did not set it."""
         present = [slot for slot in slots if slot is not None]
         if any(slot is None and not whole for slot, whole in zip(slots, complete)):
             return Slot(UNKNOWN, None)  # that path's dict may hold the key with any value
         origins = {slot.origin for slot in present}
         if len(origins) == 1:
-            value = self._join_values([slot.value for slot in present], memo, depth)
+            value = self._join_values([slot.value for slot in present], memo, depth, fresh)
             options = [(value, None)]
             origin = present[0].origin
         else:
@@ -880,12 +987,25 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
 _BUILTIN_NAMES = frozenset(dir(builtins))
 
 
+def _rebound_names(function: ast.AST) -> set[str]:
+    """Names a function's body stores to (its parameters among them, when it rebinds them)."""
+    stored = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            stored.add(node.id)
+    return stored
+
+
+def _is_engine_args(value: object) -> bool:
+    return isinstance(value, ObjectArgs) and value.kind in symbols.ARGS_CONSTRUCTORS
+
+
 def _opened(original: object, copy_: object) -> bool:
     return isinstance(original, ObjectArgs) and isinstance(copy_, ObjectArgs) and copy_.open and not original.open
 
 
 def analyze_module(
-    tree: ast.Module, path: str | None = None, project=None, max_passes: int = 3
+    tree: ast.Module, path: str | None = None, project=None, max_passes: int = 3, watch: dict | None = None
 ) -> ModuleAnalysis:
     """Analyse a module; again while a pass learns what the previous one could not know:
     functions that change module-level values, Ray actors' runtime environments."""
@@ -893,7 +1013,7 @@ def analyze_module(
     ray_envs: dict[int, list] = {}
     summary = ModuleSummary(tree)
     for _ in range(max_passes):
-        analysis = ModuleAnalysis(tree, volatile, ray_envs, path, project, summary)
+        analysis = ModuleAnalysis(tree, volatile, ray_envs, path, project, summary, watch)
         analysis.run()
         if analysis.found_volatile <= volatile and _same_envs(analysis.ray_envs, ray_envs):
             return analysis

@@ -19,6 +19,7 @@ from vllm_lint.python.state import (
     LIST_READERS,
     LOGGER_NAMES,
     MAX_INLINE_DEPTH,
+    MISSING,
     REQUEST_METHODS,
     BoundMethod,
     Scope,
@@ -31,6 +32,7 @@ from vllm_lint.python.instances import NOT_FOLLOWED
 from vllm_lint.python.symbols import VllmClass
 from vllm_lint.python.values import (
     Builtin,
+    copy_value,
     ClassRef,
     DictObj,
     EngineObj,
@@ -65,6 +67,10 @@ class CallsMixin:
         return result
 
     def _call(self, node: ast.Call) -> object:
+        if self._watch:
+            target = self._watch.get((node.lineno, node.col_offset))
+            if target is not None:
+                return self._capture_call(node, *target)
         func = self._eval(node.func)
         if isinstance(func, VllmClass):
             return self._construct(func.name, node)
@@ -157,6 +163,39 @@ class CallsMixin:
                 for name in declared:  # ``global X`` in the function: whatever it did to X
                     module_state.names[name] = UNKNOWN
 
+    def _capture_call(self, node: ast.Call, function: ast.AST, method: bool) -> object:
+        """A call another module's function asks about (``callers.py``): what it passes, kept as
+        it is now; the call itself is not followed.  Evaluations in the function's own analysis
+        win over those made while it ran for one of its callers, which they include."""
+        bound = self._bind_arguments(function, node, skip_self=method, fill_defaults=False)
+        snapshot = {name: copy_value(value, {}) for name, value in bound.items()}
+        key = (node.lineno, node.col_offset)
+        if self._inline_stack:
+            self._watched_inlined.setdefault(key, []).append(snapshot)
+            if key not in self.watched or key in self._watched_joined:
+                self._watched_joined.add(key)
+                self.watched[key] = self._joined_bindings(self._watched_inlined[key])
+        else:
+            standalone = self._watched_standalone.setdefault(key, [])
+            standalone.append(snapshot)
+            self._watched_joined.discard(key)
+            self.watched[key] = self._joined_bindings(standalone)
+        for value in bound.values():
+            self._escape(value)
+        return UNKNOWN
+
+    def _joined_bindings(self, evaluations: list[dict]) -> dict:
+        if len(evaluations) == 1:
+            return evaluations[0]
+        names = dict.fromkeys(name for evaluation in evaluations for name in evaluation)
+        joined = {}
+        for name in names:
+            values = [evaluation.get(name, MISSING) for evaluation in evaluations]
+            joined[name] = MISSING if all(v is MISSING for v in values) else self._join_values(
+                [UNKNOWN if v is MISSING else v for v in values], {}
+            )
+        return joined
+
     def _inline_body(self, func: FunctionRef, fn: ast.AST, bindings: dict[str, object]) -> object:
         local, declared = self.summary.locals_of(fn)
         parent = func.scope if isinstance(func.scope, Scope) else self.module_scope
@@ -182,7 +221,11 @@ class CallsMixin:
             return UNKNOWN
         return self._join_values(returns, {}) if returns else None
 
-    def _bind_arguments(self, fn: ast.AST, call: ast.Call, skip_self: bool = False) -> dict[str, object]:
+    def _bind_arguments(
+        self, fn: ast.AST, call: ast.Call, skip_self: bool = False, fill_defaults: bool = True
+    ) -> dict[str, object]:
+        """``fill_defaults=False``: a parameter the call leaves to its default is ``MISSING`` (the
+        default is evaluated where the function is written)."""
         args = fn.args
         positional_names = [a.arg for a in args.posonlyargs + args.args][1 if skip_self else 0 :]
         keyword_names = [a.arg for a in args.kwonlyargs]
@@ -211,7 +254,9 @@ class CallsMixin:
                 if keyword.arg in positional_names or keyword.arg in keyword_names:
                     bound[keyword.arg] = value
                 else:
-                    extra.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), "call-keyword", extra.alloc))
+                    extra.items[keyword.arg] = Slot(
+                        value, self._origin(span_of(keyword), "call-keyword", extra.alloc, keyword.value)
+                    )
                 continue
             if isinstance(value, DictObj):
                 self._feed(value)
@@ -232,6 +277,8 @@ class CallsMixin:
                 continue
             if keywords_open or positional_open or name not in defaults:
                 bound[name] = UNKNOWN
+            elif not fill_defaults:
+                bound[name] = MISSING
             else:
                 bound[name] = self._eval(defaults[name])
         if args.vararg:
@@ -328,7 +375,7 @@ class CallsMixin:
         for keyword in keywords:
             value = self._eval(keyword.value)
             if keyword.arg is not None:
-                result.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), "call-keyword", result.alloc))
+                result.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), "call-keyword", result.alloc, keyword.value))
                 self._note_feed(value)
                 continue
             if isinstance(value, DictObj):
@@ -557,7 +604,7 @@ class CallsMixin:
             if keyword.arg is None:
                 self._dict_update(target, [value], [], keyword.value)
             else:
-                target.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), kind, target.alloc))
+                target.items[keyword.arg] = Slot(value, self._origin(span_of(keyword), kind, target.alloc, keyword.value))
                 self._note_feed(value)
 
     def _method_call(self, bound: BoundMethod, node: ast.Call) -> object:

@@ -109,12 +109,12 @@ class EnginesMixin:
                 open_ = True
                 continue
             value = self._eval(arg)
-            open_ = self._positional_slot(slots, positional_names, index, value, self._origin(span_of(arg), "positional")) or open_
+            open_ = self._positional_slot(slots, positional_names, index, value, self._origin(span_of(arg), "positional", value=arg)) or open_
             index += 1
         for keyword in node.keywords:
             value = self._eval(keyword.value)
             if keyword.arg is not None:
-                slots[keyword.arg] = Slot(value, self._origin(span_of(keyword), "keyword"))
+                slots[keyword.arg] = Slot(value, self._origin(span_of(keyword), "keyword", value=keyword.value))
                 self._note_feed(value)
                 continue
             if isinstance(value, DictObj):
@@ -208,6 +208,10 @@ class EnginesMixin:
                 self._eval(keyword.value)
             if isinstance(args, ObjectArgs) and args.kind in symbols.ARGS_CONSTRUCTORS:
                 return EngineObj(self._finalize_args(args, escaped=False))
+            if isinstance(args, SelfAttribute):
+                engine = EngineObj(None)
+                self._pending_self_engines.append((args, engine, (dict(self.state.env), self.state.env_open)))
+                return engine
             return EngineObj(None)
         if name == "from_vllm_config" and owner.name in symbols.ENGINE_FACTORIES:
             config = self._eval(node.args[0]) if node.args else None
@@ -226,11 +230,22 @@ class EnginesMixin:
         self._args_escape(node)
         return UNKNOWN
 
-    def _finalize_args(self, obj: ObjectArgs, escaped: bool) -> EngineFacts | None:
-        """The engine an ``EngineArgs`` object builds, as it is now."""
+    def _resolve_self_engines(self) -> None:
+        """``from_engine_args(self.engine_args)`` where the class binds the arguments object once
+        and nothing in it changes it or hands it to unknown code: the engine is built from it as
+        the method that built it left it, in the environment of the call."""
+        for attribute, engine, env in self._pending_self_engines:
+            found = self._self_attribute(attribute)
+            if isinstance(found, ObjectArgs) and found.kind in symbols.ARGS_CONSTRUCTORS:
+                engine.facts = self._finalize_args(found, escaped=False, env=env)
+
+    def _finalize_args(self, obj: ObjectArgs, escaped: bool, env: tuple | None = None) -> EngineFacts | None:
+        """The engine an ``EngineArgs`` object builds, as it is now (``env``: the environment it
+        is built in, when not the current one)."""
         if obj.facts is not None:
             return obj.facts
-        env = None if escaped else (dict(self.state.env), self.state.env_open)
+        if env is None:
+            env = None if escaped else (dict(self.state.env), self.state.env_open)
         facts = self._engine_facts(
             obj.kind, obj.node, obj.anchor, obj.slots, obj.open or escaped, env or obj.env, obj.built_at
         )

@@ -9,6 +9,7 @@ from vllm_lint.facts import ABSENT, UNKNOWN, Origin, Span, Trace
 from vllm_lint.python.state import (
     _DICT_METHODS,
     MAX_DEPTH,
+    MISSING,
     MAX_UNROLLED_ITEMS,
     SELF_SHADOW,
     PURE_BUILTINS,
@@ -49,11 +50,14 @@ class ExpressionsMixin:
         """Where a list element is written, as this file can show it: in another module's code, the call here."""
         return self._anchor_site if self._foreign_path is not None else span_of(node)
 
-    def _origin(self, span: Span, kind: str, container: int | None = None) -> Origin:
-        """Where a value is written: in this file, or in the project module whose function is being inlined."""
+    def _origin(self, span: Span, kind: str, container: int | None = None, value: ast.AST | None = None) -> Origin:
+        """Where a value is written: in this file, or in the project module whose function is being
+        inlined.  ``value``, the expression written there: a parameter the project's callers bind
+        makes the value theirs (``Origin.from_caller``)."""
+        from_caller = isinstance(value, ast.Name) and value.id in self.scope.caller_bound
         if Trace.active and self._trace_calls:
-            return Origin(span, kind, container, self._foreign_path, tuple(reversed(self._trace_calls)))
-        return Origin(span, kind, container, self._foreign_path)
+            return Origin(span, kind, container, self._foreign_path, tuple(reversed(self._trace_calls)), from_caller)
+        return Origin(span, kind, container, self._foreign_path, (), from_caller)
 
     def _trace_step(self, kind: str, node: ast.AST):
         """A step of a value's way at ``node``, in the file whose code runs (explain mode)."""
@@ -171,6 +175,11 @@ class ExpressionsMixin:
             shadow = self.state.names.get(SELF_SHADOW + node.attr)
             if shadow is not None:
                 return shadow
+            bound = self._bound_by_init(self.scope.class_node, node.attr)
+            if bound is not MISSING:
+                if isinstance(bound, (DictObj, ListObj)):
+                    self.state.names[SELF_SHADOW + node.attr] = bound
+                return bound
             return SelfAttribute(id(self.scope.class_node), node.attr)
         if isinstance(base, ClassRef):
             if node.attr in ("options", "remote"):
@@ -183,6 +192,29 @@ class ExpressionsMixin:
                 if isinstance(value, (DictObj, ListObj)):
                     return self._class_constant(base, node, value)
         return UNKNOWN
+
+    def _bound_by_init(self, class_node: ast.ClassDef, attr: str) -> object:
+        """``self.x`` in a method, where the class's ``__init__`` alone binds ``x`` (once) and
+        nothing in the project changes it afterwards: no other method of the class stores to it
+        or mutates it, none hands ``self`` to other code, no subclass exists, and no other code
+        writes an attribute of that name.  A copy of the value ``__init__`` left; else MISSING."""
+        if getattr(self.scope.node, "name", None) == "__init__" or self._inline_stack:
+            return MISSING
+        bound = self._init_bindings.get((id(class_node), attr))
+        if not bound or len(bound) != 1 or bound[0] is UNKNOWN or isinstance(bound[0], (ObjectArgs, EngineObj)):
+            return MISSING  # engines, requests and arguments objects: read at the end (``_self_attribute``)
+        changes, hands_self = self.summary.self_attribute_changes(class_node)
+        if hands_self or "*" in changes or changes.get(attr) != {"__init__"}:
+            return MISSING
+        if self.summary.subclasses_of(class_node):
+            return MISSING
+        for owner, class_id, _cut in self._lineage(id(class_node))[1:]:
+            base = next((c for c in owner.summary.classes if id(c) == class_id), None)
+            if base is None or attr in owner.summary.self_attribute_changes(base)[0]:
+                return MISSING  # a base class of the project binds or changes it too
+        if self.project is not None and self.path is not None and self.project.changed_elsewhere(self.path, class_node, attr):
+            return MISSING
+        return copy_value(bound[0], {})
 
     def _class_constant(self, ref: ClassRef, node: ast.Attribute, value: object) -> object:
         """``Settings.speculative``: a dict or list written in a class body.  The module body reads
@@ -257,7 +289,7 @@ class ExpressionsMixin:
             key = self._eval(key_node)
             if isinstance(key, str):
                 span = Span(key_node.lineno, key_node.col_offset, value_node.end_lineno, value_node.end_col_offset)
-                result.items[key] = Slot(value, self._origin(span, "dict-entry", result.alloc))
+                result.items[key] = Slot(value, self._origin(span, "dict-entry", result.alloc, value_node))
                 self._note_feed(value)
             else:
                 result.forget()
@@ -309,7 +341,9 @@ class ExpressionsMixin:
             orelse_copy = ListObj(orelse.elems, orelse.exact, orelse.node, body.alloc)
             orelse_copy.spans, orelse_copy.optional = orelse.spans, orelse.optional
             return self._join_values([body, orelse_copy], {})
-        return self._join_values([body, orelse], {})
+        # ``{} if x is None else {"device_ids": x}``: two new dicts, joined key by key.
+        fresh = all(isinstance(arm, (ast.Dict, ast.Call)) for arm in (node.body, node.orelse))
+        return self._join_values([body, orelse], {}, fresh=fresh)
 
     def _eval_UnaryOp(self, node: ast.UnaryOp) -> object:
         operand = self._eval(node.operand)

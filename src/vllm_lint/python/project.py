@@ -21,6 +21,10 @@ from vllm_lint.python.values import ProjectModule
 
 MAX_MODULE_BYTES = 2 * 1024 * 1024
 MAX_IMPORT_DEPTH = 3
+# Analyses of callers' modules a run makes to learn what they pass (``callers.py``).
+MAX_CALLER_ANALYSES = 200
+# How many callers up a parameter's value is followed (a caller's parameter bound by its callers).
+MAX_CALLER_DEPTH = 3
 _IMPORT_RE = re.compile(
     rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]*\(?([\w \t,]*)|import[ \t]+([\w.]+))", re.M
 )
@@ -40,6 +44,12 @@ class ProjectModules:
         self._analyses: dict[str, object] = {}
         # Per analysed module: how many readers each of its dicts has (the fixer asks, across files).
         self._feeds: dict[str, dict[int, int]] = {}
+        self._calls = None  # callers.CallIndex, made when a function first asks for its callers
+        # Per (caller module, the calls watched there): what each call passes.
+        self._watched: dict[tuple, dict | None] = {}
+        self._watching: list[tuple] = []  # the callers' analyses under way, outermost first
+        self._cut: list[tuple] = []  # callers' analyses refused because they were under way
+        self._caller_budget = MAX_CALLER_ANALYSES
 
     # ---------------------------------------------------------------- finding
 
@@ -169,6 +179,78 @@ class ProjectModules:
         self._exports[path] = result
         return result
 
+    def call_bindings(self, path: str, function: ast.AST, owner: ast.ClassDef | None) -> list[dict] | None:
+        """What each call of a project function (a method of ``owner``; its ``__init__`` when the
+        class is constructed) passes to its parameters: one ``{parameter: value}`` per call site,
+        values from other files marked with their file, ``MISSING`` for a parameter left to its
+        default; None when it is an entry point or a call cannot be read."""
+        from vllm_lint.python.callers import CallIndex
+
+        if self._calls is None:
+            self._calls = CallIndex(self)
+        sites = self._calls.sites(path, function, owner)
+        if sites is None:
+            return None
+        by_file: dict[str, list] = {}
+        for site in sites:
+            by_file.setdefault(site.path, []).append(site)
+        bindings: list[dict] = []
+        for caller, caller_sites in by_file.items():
+            watch = {(site.line, site.col): (function, owner is not None) for site in caller_sites}
+            captured = self._captures(caller, watch)
+            if captured is None:
+                return None
+            for site in caller_sites:
+                found = captured.get((site.line, site.col))
+                if found is None:
+                    return None  # the call is never reached by the analysis (dead code, too deep)
+                elsewhere = caller if os.path.abspath(caller) != os.path.abspath(path) else None
+                bindings.append({name: relocate(value, elsewhere, from_caller=True) for name, value in found.items()})
+        return bindings
+
+    def changed_elsewhere(self, path: str, owner: ast.ClassDef, attribute: str) -> bool:
+        """``callers.CallIndex.changed_elsewhere``."""
+        from vllm_lint.python.callers import CallIndex
+
+        if self._calls is None:
+            self._calls = CallIndex(self)
+        return self._calls.changed_elsewhere(path, owner, attribute)
+
+    def _captures(self, caller: str, watch: dict) -> dict | None:
+        """The values a module passes at the calls ``watch`` names, from an analysis of it that
+        stops at each of them (``ModuleAnalysis.watched``)."""
+        caller = os.path.abspath(caller)
+        key = (caller, frozenset(watch))
+        if key in self._watched:
+            return self._watched[key]
+        if key in self._watching or len(self._watching) >= MAX_CALLER_DEPTH or self._caller_budget <= 0:
+            self._cut.append(key)  # a cycle through callers, or deeper than followed
+            return None
+        self._caller_budget -= 1
+        data = self._text(caller)
+        result = None
+        cuts_before = len(self._cut)
+        if data is not None:
+            self._watching.append(key)
+            try:
+                from vllm_lint.python.analyzer import analyze_module
+                from vllm_lint.sources import decode_python
+
+                tree = ast.parse(decode_python(data), filename=caller)
+                analysis = analyze_module(tree, path=caller, project=self, watch=watch)
+                result = analysis.watched
+            except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, LookupError):
+                result = None
+            finally:
+                self._watching.pop()
+        # A result computed while a caller's analysis further out was cut short (it was under
+        # way) is not what that analysis will know once it ends: kept for this call only.
+        cut_outside = [cut for cut in self._cut[cuts_before:] if cut in self._watching]
+        if not cut_outside:
+            self._watched[key] = result
+            del self._cut[cuts_before:]
+        return result
+
     def module_scope(self, path: str) -> object:
         """The module scope of an analysed project module (None when it could not be analysed)."""
         self.exports(path)
@@ -210,8 +292,9 @@ class ProjectModules:
             self._texts.pop(path, None)
         else:
             self._texts[path] = data
-        for cache in (self._exports, self._scopes, self._engines, self._feeds, self._analyses):
+        for cache in (self._exports, self._scopes, self._engines, self._feeds, self._analyses, self._watched):
             cache.clear()
+        self._calls = None
 
     def name(self, path: str, name: str) -> object:
         exports = self.exports(path)
@@ -248,8 +331,9 @@ class ClassBindings:
         return self._resolver(self, base)
 
 
-def relocate(value: object, path: str, memo: dict | None = None) -> object:
-    """A copy of a value from another file, its origins marked with that file."""
+def relocate(value: object, path: str | None, memo: dict | None = None, from_caller: bool = False) -> object:
+    """A copy of a value from another file, its origins marked with that file (``path`` None:
+    this file); ``from_caller``: a value a caller passes (``Origin.from_caller``)."""
     from vllm_lint.python.values import ClassRef, DictObj, FunctionRef, ListObj, ObjectArgs, OneOf, PartialObj, Slot
 
     if memo is None:
@@ -258,7 +342,11 @@ def relocate(value: object, path: str, memo: dict | None = None) -> object:
         return memo[id(value)]
 
     def moved(origin: Origin | None) -> Origin | None:
-        if origin is None or origin.path is not None:
+        if origin is None:
+            return origin
+        if from_caller and not origin.from_caller:
+            origin = replace(origin, from_caller=True)
+        if origin.path is not None or path is None:
             return origin
         return replace(origin, path=path)
 
@@ -267,20 +355,20 @@ def relocate(value: object, path: str, memo: dict | None = None) -> object:
         copy = DictObj({}, value.complete, value.alloc)
         memo[id(value)] = copy
         copy.attribute_access = value.attribute_access
-        copy.items = {k: Slot(relocate(s.value, path, memo), moved(s.origin)) for k, s in value.items.items()}
+        copy.items = {k: Slot(relocate(s.value, path, memo, from_caller), moved(s.origin)) for k, s in value.items.items()}
         return copy
     if isinstance(value, ListObj):
         copy = ListObj([], value.exact)
         memo[id(value)] = copy
-        copy.elems = [relocate(e, path, memo) for e in value.elems]
+        copy.elems = [relocate(e, path, memo, from_caller) for e in value.elems]
         return copy
     if isinstance(value, ObjectArgs):
         return UNKNOWN  # its source positions belong to the other file
     if isinstance(value, PartialObj):
-        slots = {k: Slot(relocate(s.value, path, memo), moved(s.origin)) for k, s in value.slots.items()}
+        slots = {k: Slot(relocate(s.value, path, memo, from_caller), moved(s.origin)) for k, s in value.slots.items()}
         return PartialObj(value.target, slots, value.open)
     if isinstance(value, OneOf):
-        return OneOf(tuple((relocate(option, path, memo), moved(origin)) for option, origin in value.options))
-    if isinstance(value, (FunctionRef, ClassRef)) and value.path is None:
+        return OneOf(tuple((relocate(option, path, memo, from_caller), moved(origin)) for option, origin in value.options))
+    if isinstance(value, (FunctionRef, ClassRef)) and value.path is None and path is not None:
         return replace(value, path=path)
     return value

@@ -81,6 +81,9 @@ class Scope:
     global_names: set[str] = field(default_factory=set)
     final: State | None = None
     class_node: ast.AST | None = None  # the class a method belongs to
+    # Parameters bound to what the project's callers pass (``callers.py``) and never rebound:
+    # a value written through one of them is the caller's (``Origin.from_caller``).
+    caller_bound: frozenset = frozenset()
 
 
 def span_of(node: ast.AST) -> Span:

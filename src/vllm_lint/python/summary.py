@@ -4,6 +4,7 @@ which names are local to a function."""
 from __future__ import annotations
 
 import ast
+import re
 
 
 def is_generator(function: ast.AST) -> bool:
@@ -25,6 +26,103 @@ def is_import_error_handler(handler: ast.ExceptHandler) -> bool:
     return bool(names) and all(
         isinstance(n, ast.Name) and n.id in ("ImportError", "ModuleNotFoundError") for n in names
     )
+
+
+# Methods that change the container they are called on.
+MUTATING_METHODS = frozenset(
+    {"update", "pop", "popitem", "setdefault", "clear", "append", "extend", "insert", "remove", "add",
+     "discard", "sort", "reverse", "__setitem__", "__delitem__"}
+)
+# Calls that read ``self`` without changing it.
+_SELF_READERS = frozenset({"isinstance", "type", "id", "repr", "str", "hash", "print", "super", "getattr", "hasattr", "vars"})
+
+
+def _self_attribute_changes(class_node: ast.ClassDef) -> tuple[dict[str, set[str]], bool]:
+    changes: dict[str, set[str]] = {}
+    hands_self = False
+    for method in class_node.body:
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(method):
+            attribute = None
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
+                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+                for target in targets:
+                    for leaf in ast.walk(target):
+                        name = _self_attribute_root(leaf)
+                        if name is not None:
+                            changes.setdefault(name, set()).add(method.name)
+            elif isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS:
+                    attribute = _self_attribute_root(func.value)
+                elif isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and node.args:
+                    attribute = _self_attribute_root(node.args[0]) or (
+                        "*" if isinstance(node.args[0], ast.Name) and node.args[0].id == "self" else None
+                    )
+                if attribute is not None:
+                    changes.setdefault(attribute, set()).add(method.name)
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name not in _SELF_READERS and any(
+                    isinstance(a, ast.Name) and a.id == "self" for a in [*node.args, *(k.value for k in node.keywords)]
+                ):
+                    hands_self = True
+    return changes, hands_self
+
+
+def _self_attribute_root(node: ast.AST) -> str | None:
+    """``x`` for ``self.x``, ``self.x[k]``, ``self.x.y``: the attribute of ``self`` a store reaches."""
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Starred)):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            return node.attr
+        node = node.value
+    return None
+
+
+_AVAILABILITY_WORDS = re.compile(r"(?i)avail|install|find_spec|has_|importable|is_package|exists")
+
+
+def vllm_world_arm(node: ast.If) -> list[ast.stmt] | None:
+    """The arm of ``if is_package_available("vllm"): from vllm import LLM else: LLM = Mock()``
+    that runs where vLLM is importable (the other binds stand-ins, and builds no engine), or None
+    when the test is not about vLLM being installed or that arm imports nothing from it."""
+    test, negated = node.test, False
+    while isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test, negated = test.operand, not negated
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and _is_none(test.comparators[0]):
+        if isinstance(test.ops[0], ast.Is):
+            negated = not negated  # find_spec("vllm") is None
+        elif not isinstance(test.ops[0], ast.IsNot):
+            return None
+        test = test.left
+    if not _tests_vllm_availability(test):
+        return None
+    arm = node.orelse if negated else node.body
+    return arm if any(_imports_vllm(statement) for statement in arm) else None
+
+
+def _is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _tests_vllm_availability(test: ast.AST) -> bool:
+    name = test.func if isinstance(test, ast.Call) else test
+    identifier = name.id if isinstance(name, ast.Name) else getattr(name, "attr", None)
+    if identifier is None or not _AVAILABILITY_WORDS.search(identifier):
+        return False
+    if "vllm" in identifier.lower():
+        return not isinstance(test, ast.Call) or not test.args
+    return isinstance(test, ast.Call) and any(
+        isinstance(a, ast.Constant) and a.value == "vllm" for a in test.args
+    )
+
+
+def _imports_vllm(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.ImportFrom):
+        return statement.level == 0 and (statement.module or "").split(".")[0] == "vllm"
+    if isinstance(statement, ast.Import):
+        return any(alias.name.split(".")[0] == "vllm" for alias in statement.names)
+    return False
 
 
 # Leaves no handler here reads: not visited at all (``ctx`` alone is on every name).
@@ -354,6 +452,7 @@ class ModuleSummary:
         # Every class of the module, in source order (the collector's walk fills it).
         self.classes: list[ast.ClassDef] = []
         self._touched: dict[int, Touched] = {}
+        self._self_changes: dict[int, tuple[dict[str, set[str]], bool]] = {}
         collector = _SummaryCollector(self)
         collector.visit(tree)
         for function, touched in collector.mutations.items():
@@ -377,6 +476,15 @@ class ModuleSummary:
                     names.add(candidate.name)
                     changed = True
         return found
+
+    def self_attribute_changes(self, class_node: ast.ClassDef) -> tuple[dict[str, set[str]], bool]:
+        """Per attribute of ``self``, the methods of the class that bind or change it (assign,
+        delete, augment, item or attribute store, a mutating method, ``setattr``), and whether
+        a method hands ``self`` itself to other code (which may change anything)."""
+        key = id(class_node)
+        if key not in self._self_changes:
+            self._self_changes[key] = _self_attribute_changes(class_node)
+        return self._self_changes[key]
 
     def locals_of(self, node: ast.AST) -> tuple[set[str], set[str]]:
         key = id(node)

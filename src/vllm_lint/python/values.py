@@ -251,6 +251,12 @@ class OneOf:
                 flat.extend((inner, inner_origin or origin) for inner, inner_origin in value.options)
             else:
                 flat.append((value, origin))
+        dicts = [(value, origin) for value, origin in flat if isinstance(value, DictObj)]
+        if len({id(value) for value, _ in dicts}) > 1:
+            # ``kwargs.pop("lora_kwargs", {})`` where callers pass one dict or none: read as one
+            # dict, each key the join of the paths' values (absent where a path lacks it).
+            joined = _join_dicts([value for value, _ in dicts])
+            flat = [(value, origin) for value, origin in flat if not isinstance(value, DictObj)] + [(joined, None)]
         unique: list[tuple[object, Origin | None]] = []
         for value, origin in flat:
             if not (value is ABSENT or isinstance(value, _IMMUTABLE)) and any(
@@ -283,6 +289,26 @@ class OneOf:
 
 
 DROP = object()  # OneOf.read(DROP): the paths without the key raise KeyError
+
+
+def _join_dicts(dicts: list[DictObj]) -> object:
+    """Dicts that differ between paths, as one new dict whose every key is the join of the
+    paths' values (``ABSENT`` on a path whose complete dict lacks it)."""
+    joined = DictObj({}, all(d.complete for d in dicts))
+    for key in dict.fromkeys(k for d in dicts for k in d.items):
+        options = []
+        for d in dicts:
+            slot = d.items.get(key)
+            if slot is not None:
+                options.append((slot.value, slot.origin))
+            elif d.complete:
+                options.append((ABSENT, None))
+            else:
+                options.append((UNKNOWN, None))
+        origins = {origin for _, origin in options if origin is not None}
+        joined.items[key] = Slot(OneOf.of(options), origins.pop() if len(origins) == 1 else None)
+    joined.escaped = any(d.escaped for d in dicts)
+    return joined
 
 
 def _same_option(a: object, a_origin: object, b: object, b_origin: object) -> bool:

@@ -1,0 +1,3 @@
+from .vllm_rollout import VLLMRollout
+
+__all__ = ["VLLMRollout"]
