@@ -18,6 +18,7 @@ from pathlib import Path
 
 from vllm_lint.tomlfiles import load_toml
 from vllm_lint.versions import NEWEST_VERSION, Version, VersionError
+from vllm_lint.versions import target_version as parse_target_version
 
 CONFIG_SECTION = "vllm-lint"
 DEFAULT_EXCLUDES = (
@@ -238,10 +239,10 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
             # A TOML number loses what makes it a version: 0.30 reads as 0.3.
             raise ConfigError(f'{where} target-version must be a string, not {_toml_type(value)}: quote it, e.g. target-version = "0.30"')
         try:
-            settings.target_version = Version.parse(value)
+            settings.target_version, note = parse_target_version(value)
         except VersionError as error:
             raise ConfigError(f"{where} target-version: {error}") from error
-        settings.target_version_source = f"target-version in {path}"
+        settings.target_version_source = f"target-version in {path}" + (f" ({note})" if note else "")
     def codes(key: str) -> list[str]:
         return selectors(_as_list(section.get(key), f"{where} {key}"), f"{where} {key}")
 
@@ -276,10 +277,10 @@ def plugin_settings(target_version: str | None, option: str) -> Settings:
     settings = load_settings(Path.cwd())
     if target_version:
         try:
-            settings.target_version = Version.parse(target_version)
+            settings.target_version, note = parse_target_version(target_version)
         except VersionError as error:
             raise ConfigError(f"{option}: {error}") from error
-        settings.target_version_source = option
+        settings.target_version_source = option + (f" ({note})" if note else "")
     return settings
 
 
