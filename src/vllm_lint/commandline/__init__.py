@@ -124,6 +124,17 @@ class Context:
             return ""
         return f"the tag of the image {image}" + (f" (set at {self.image_tag_at})" if self.image_tag_at else "")
 
+    def image_names_no_release(self, image: str) -> bool:
+        """Commands in ``image`` run a vLLM neither the user nor the image's tag names (nor a
+        ``pip install`` before them): a custom or dev build, a rebuild tagged ``latest``, a
+        templated name.  Only upstream's ``vllm/vllm-openai`` untagged or ``latest`` is the newest."""
+        from vllm_lint.launch.launchers import image_release, is_vllm_image
+
+        if self.explicit_version or self.installed is not None or image_release(image) is not None:
+            return False
+        tag = image.split("@", 1)[0].rpartition("/")[2].partition(":")[2]
+        return not (is_vllm_image(image) and tag in ("", "latest"))
+
     def version_in(self, image: str | None):
         """The release a command running in ``image`` is checked against, unless the user chose
         one: the vLLM a Dockerfile stage installs, else the image tag's (``vllm/vllm-openai:v0.31.0``),
@@ -139,6 +150,7 @@ class Context:
     def launch_words(self, words: list[Word], env: dict, env_open: bool, node=None, command_range=None) -> None:
         from vllm_lint.launch.launchers import Launch, Script, find_launch
 
+        self._pip_install(words)
         found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
             self.script_word(found.word, found.env, found.env_open)
@@ -149,6 +161,26 @@ class Context:
                 self.records[-1].words = list(words)
         elif self.framework_launches:
             self.framework_launch(words, command_range)
+
+    def _pip_install(self, words: list[Word]) -> None:
+        """``pip install vllm==X`` (``uv pip``, ``python -m pip``) in a script: the commands
+        after it run that release (a SkyPilot task's ``setup`` before its ``run``, a dstack
+        task's ``commands``), unless the user chose the version."""
+        from vllm_lint.launch.launchers import basename
+
+        if self.explicit_version or len(words) < 3 or any(word.text is None for word in words[:4]):
+            return
+        program = basename(words[0].text)
+        if not (program.startswith(("pip", "python")) or program == "uv"):
+            return
+        from vllm_lint.commandline.dockerfile import pip_installed_vllm
+
+        known = [word for word in words if word.text is not None]
+        installed = pip_installed_vllm(" ".join(shell_quoted(word.text) for word in known))
+        if installed is not None:
+            self.installed = installed
+            line = self.source.position(words[0].start)[0] if words[0].start >= 0 else None
+            self.installed_at = f"the pip install at {self.path}" + (f":{line}" if line else "")
 
     def framework_launch(self, words: list[Word], command_range=None) -> None:
         """An RL framework's entry point with Hydra overrides (``python3 -m verl.trainer.main_ppo k=v``)."""
@@ -361,6 +393,11 @@ class Context:
             result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
         return result, report
+
+
+def shell_quoted(text: str) -> str:
+    """A word as one word of a command line (``vllm>=0.10,<0.11`` quoted)."""
+    return f'"{text}"' if re.search(r"[\s<>|&;]", text) else text
 
 
 def passed_through(word: Word, decided_after: set, source: Source | None):
