@@ -65,6 +65,9 @@ from vllm_lint.launch.words import (
 )
 from vllm_lint.launch.yamlsrc import (
     PLACEHOLDER,
+    mapping_entries as _merged,
+    mapping_value as _get,
+    scalar_value as _scalar,
     Templates,
     compose_all,
     scalar_offsets,
@@ -112,46 +115,6 @@ def collect(ctx) -> None:
             reader.document(document)
 
 
-def _scalar(node) -> str | None:
-    import yaml
-
-    if isinstance(node, yaml.ScalarNode):
-        return node.value
-    return None
-
-
-def _merged(node) -> list:
-    """A mapping's entries, with those of ``<<: *anchor`` merge keys after (YAML merge keys)."""
-    import yaml
-
-    own = []
-    merged = []
-    for key_node, value_node in node.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:merge":
-            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-            for source in sources:
-                if isinstance(source, yaml.MappingNode) and source is not node:
-                    merged.extend(source.value)
-        else:
-            own.append((key_node, value_node))
-    return own + [(k, v) for k, v in merged if not any(_same_key(k, o) for o, _ in own)]
-
-
-def _same_key(a, b) -> bool:
-    return getattr(a, "value", None) == getattr(b, "value", None)
-
-
-def _get(node, key: str):
-    import yaml
-
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for key_node, value_node in _merged(node):
-        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            return value_node
-    return None
-
-
 def _keys(node) -> set[str]:
     import yaml
 
@@ -181,6 +144,10 @@ class _Reader:
                 if isinstance(service, yaml.MappingNode):
                     self.compose_service(service)
             return
+        from vllm_lint.commandline.operators import kaito_config_map, production_stack_values
+
+        if kaito_config_map(self, root) or production_stack_values(self, root):
+            return  # a platform's map of a server's options
         if isinstance(root, yaml.MappingNode) and not keys & {"apiVersion", "kind"}:
             if self._config_document(root):
                 return
@@ -485,15 +452,18 @@ class _Reader:
         argv = [_compose_word(word) for word in argv]
         self._launch_in(image, argv, env, env_open, node)
 
-    def _launch_in(self, image: str | None, argv: list[Word], env: dict[str, object], env_open: bool, node) -> None:
+    def _launch_in(self, image: str | None, argv: list[Word], env: dict[str, object], env_open: bool, node, image_node=None) -> None:
         """Launch a container's command; a tagged vLLM image names the release it runs."""
         self.ctx.image = image
+        image_node = image_node or _get(node, "image") or _get(_get(node, "spec"), "image")
+        self.ctx.image_line = _line(image_node) if image_node is not None else 0
         before = len(self.ctx.records)
         try:
             self.ctx.launch_words(argv, env, env_open, node)
         finally:
             self.ctx.image = None
             self.ctx.image_tag_at = ""
+            self.ctx.image_line = 0
         self._release_of_image(image, before)
 
     def _release_of_image(self, image: str | None, before: int) -> None:

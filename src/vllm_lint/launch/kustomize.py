@@ -19,6 +19,8 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
+from vllm_lint.launch.yamlsrc import mapping_value
+
 KUSTOMIZATION_FILES = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
 
@@ -136,24 +138,13 @@ def _read(path: str):
     return node
 
 
-def _mapping_get(node, key: str):
-    import yaml
-
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for key_node, value_node in node.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            return value_node
-    return None
-
-
 def _resources(path: str) -> list[str]:
     import yaml
 
     node = _read(path)
     found = []
     for key in ("resources", "bases"):  # ``bases`` is the older name
-        value = _mapping_get(node, key)
+        value = mapping_value(node, key)
         if isinstance(value, yaml.SequenceNode):
             found += [item.value for item in value.value if isinstance(item, yaml.ScalarNode)]
     return [os.path.normpath(item) for item in found]
@@ -162,18 +153,18 @@ def _resources(path: str) -> list[str]:
 def _overrides(path: str) -> list[ImageOverride]:
     import yaml
 
-    images = _mapping_get(_read(path), "images")
+    images = mapping_value(_read(path), "images")
     if not isinstance(images, yaml.SequenceNode):
         return []
     found = []
     for entry in images.value:
         def scalar(key: str, entry=entry) -> str | None:
-            value = _mapping_get(entry, key)
+            value = mapping_value(entry, key)
             return str(value.value).strip() if isinstance(value, yaml.ScalarNode) and value.value != "" else None
 
         name = scalar("name")
         if name is None:
             continue
-        line_node = _mapping_get(entry, "newTag") or _mapping_get(entry, "digest") or _mapping_get(entry, "newName") or entry
+        line_node = mapping_value(entry, "newTag") or mapping_value(entry, "digest") or mapping_value(entry, "newName") or entry
         found.append(ImageOverride(name, scalar("newName"), scalar("newTag"), scalar("digest"), path, line_node.start_mark.line + 1))
     return found
