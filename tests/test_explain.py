@@ -205,7 +205,7 @@ def test_a_config_file_read_on_its_own(capsys):
 def test_dockerfile_runs_in_the_tagged_image(capsys):
     engine = only(capsys, "serving/Dockerfile")
     assert engine["target_version"] == "0.31"  # the image tag
-    assert engine["target_version_from"] == "the tag of the image vllm/vllm-openai:v0.31.0"
+    assert engine["target_version_from"] == "the tag of the image vllm/vllm-openai:v0.31.0 at serving/Dockerfile:1"
     assert engine["settings"]["return_sampling_mask"]["origin"]["kind"] == "flag"
     assert engine["env"]["VLLM_USE_V2_MODEL_RUNNER"]["value"] == "0"
     assert engine["runner"]["runner"] == "V1"

@@ -259,5 +259,5 @@ def test_a_constraint_alone_does_not_install_and_a_bare_requirement_beside_it_ta
 def test_a_folded_compose_command_is_read_in_its_images_release():
     result = lint(PINS / "compose-folded" / "compose.yaml")
     assert [(f.span.line, f.code, f.message) for f in result.findings] == [
-        (11, "VLM301", "--enable-reasoning is not an argument in vLLM 0.10 (removed in 0.10); replaced by --reasoning-parser (vLLM 0.9)")
+        (11, "VLM301", "--enable-reasoning is not an argument in vLLM 0.10 (removed in 0.10); replaced by --reasoning-parser (vLLM 0.9) (vLLM 0.10 from line 5)")
     ]

@@ -278,6 +278,12 @@ def _requirements_file_pins(path: Path):
     if not lines:
         return
     specified = [line for line in lines if not _bare_vllm(line.text)]
+    if len({_marker(line.text) for line in specified} - {""}) > 1:
+        # Environment markers choose one line per platform (an x86_64 and an aarch64 wheel):
+        # each is one way to install, not a requirement the others add to.
+        for line in specified:
+            yield line.text, line.line, False, line.path
+        return
     if len(lines) == 1 or not specified:
         first = lines[0]
         if not first.constraint or specified:
@@ -294,6 +300,10 @@ def _requirements_file_pins(path: Path):
         return
     shown = " with ".join(f"{' '.join(line.text.split(';', 1)[0].split())} ({line.path.name}:{line.line})" for line in specified)
     yield f"vllm{combined}", first.line, False, first.path, shown
+
+
+def _marker(requirement: str) -> str:
+    return " ".join(requirement.partition(";")[2].split())
 
 
 def _intersection(requirements: list[str]):
@@ -559,6 +569,8 @@ def pip_install_requirements(text: str):
     a quoted word is one requirement (``"vllm>=0.10,<0.11"``, ``"vllm >= 0.10"``), a URL of
     vLLM's (``git+https://github.com/vllm-project/vllm@v0.10.2``) stands for ``vllm @ URL``."""
     for match in PIP_INSTALL.finditer(text):
+        if re.search(r"\|\|\s*$", text[max(0, match.start() - 200) : match.start()]):
+            continue  # ``pip show vllm || pip install vllm==X``: installs only when vLLM is missing
         for word in _QUOTED_WORD.finditer(match.group(1)):
             requirement = word.group(0).strip("\"'")
             if "vllm" in requirement.lower() and not requirement.startswith("-"):

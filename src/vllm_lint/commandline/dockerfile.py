@@ -123,6 +123,7 @@ def collect(ctx) -> None:
                 _finish(ctx, stage)
             stage = _from(ctx, instruction, stages, global_args)
             ctx.image = stage.image  # the commands of this stage run in its image
+            ctx.image_line = ctx.source.position(instruction.start)[0]
             ctx.installed, ctx.installed_at = stage.installed, stage.installed_at
             continue
         if stage is None:
