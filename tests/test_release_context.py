@@ -87,3 +87,23 @@ def test_a_target_version_newer_than_the_known_ones_uses_the_newest_rules_and_sa
     code, out = run("check", "--target-version", "0.35", "--output-format", "concise", str(tmp_path / "serve.sh"))
     newest = run("check", "--target-version", "0.34", "--output-format", "concise", str(tmp_path / "serve.sh"))[1]
     assert out == newest and "VLM105" in out  # the choice checks of the newest release too
+
+
+def test_broken_carriers_pin_nothing_and_never_raise(tmp_path):
+    from vllm_lint.config import VersionResolver
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "requirements.txt").write_bytes(
+        b"-r \x00bad.txt\n-c missing.txt\nvllm @ https://[::1/vllm-0.10.2-cp38-abi3-linux_x86_64.whl\n"
+        b"vllm @ git+https://github.com/vllm-project/vllm@@@\nvllm===\xff\xfe\n-r requirements.txt\n"
+    )
+    (tmp_path / "Dockerfile").write_text("ARG V=${V:-\nFROM vllm/vllm-openai:v${V\nRUN pip install vllm==${\nENTRYPOINT [\"python\"\n")
+    (tmp_path / "kustomization.yaml").write_text("resources: [deployment.yaml\nimages: {{\n")
+    (tmp_path / "deployment.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - image: vllm/vllm-openai\n      args: [--model, m, --task, generate]\n"
+    )
+    (tmp_path / "kaito.yaml").write_text("kind: ConfigMap\ndata:\n  inference_config.yaml: |\n    vllm: [unclosed\n      - {\n")
+    version, why = VersionResolver().for_path(str(tmp_path / "serve.py"))
+    assert version.assumed
+    code, out = run("check", str(tmp_path))
+    assert "Traceback" not in out and code in (0, 1)

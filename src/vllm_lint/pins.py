@@ -200,8 +200,12 @@ def requirement_file_lines(path: Path, constraint: bool = False, depth: int = 0,
         option = re.match(r"(-[rc]|--requirement|--constraint)(?:\s*=\s*|\s+|(?<=^-[rc]))(\S+)", line)
         if option:
             kind = _INCLUDE_OPTIONS[option.group(1)]
-            included = Path(os.path.normpath(path.parent / option.group(2).strip("\"'")))
-            if included.is_file():
+            try:
+                included = Path(os.path.normpath(path.parent / option.group(2).strip("\"'")))
+                readable = included.is_file()
+            except (OSError, ValueError):  # a name no file system has (a NUL byte)
+                readable = False
+            if readable:
                 yield from requirement_file_lines(included, constraint or kind == "constraint", depth + 1, seen)
             continue
         if "vllm" not in line.lower():
