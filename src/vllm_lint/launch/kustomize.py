@@ -10,7 +10,7 @@ then runs the kustomized image (``vllm/vllm-openai:v0.10.2``).  The folder's
 own kustomization is read, and those of the folders beside it and below those
 (``overlays/prod`` beside ``base``); when
 several give the image different releases, each is one way to deploy it.
-Each kustomization is read once per run.
+Each kustomization, and which ones build a folder's manifests, are read once per run.
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ def kustomized_images(image: str, manifest: str) -> list[tuple[str, ImageOverrid
     return found
 
 
-def _building(folder: str, file_name: str) -> list[str]:
+@lru_cache(maxsize=1024)
+def _building(folder: str, file_name: str) -> tuple[str, ...]:
     """The kustomizations whose resources include the manifest: the folder's own (listing the
     file), and those of the folders beside it listing the folder (overlays of a base)."""
     found = []
@@ -86,7 +87,7 @@ def _building(folder: str, file_name: str) -> list[str]:
             if os.path.normpath(os.path.join(other, resource)) == folder:
                 found.append(kustomization)
                 break
-    return found
+    return tuple(found)
 
 
 MAX_NEARBY = 64
@@ -117,6 +118,7 @@ def _subfolders(folder: str) -> list[str]:
     return [os.path.join(folder, name) for name in names if not name.startswith(".") and os.path.isdir(os.path.join(folder, name))]
 
 
+@lru_cache(maxsize=1024)
 def _kustomization_in(folder: str) -> str | None:
     for name in KUSTOMIZATION_FILES:
         path = os.path.join(folder, name)
@@ -150,12 +152,13 @@ def _resources(path: str) -> list[str]:
     return [os.path.normpath(item) for item in found]
 
 
-def _overrides(path: str) -> list[ImageOverride]:
+@lru_cache(maxsize=256)
+def _overrides(path: str) -> tuple[ImageOverride, ...]:
     import yaml
 
     images = mapping_value(_read(path), "images")
     if not isinstance(images, yaml.SequenceNode):
-        return []
+        return ()
     found = []
     for entry in images.value:
         def scalar(key: str, entry=entry) -> str | None:
@@ -167,4 +170,4 @@ def _overrides(path: str) -> list[ImageOverride]:
             continue
         line_node = mapping_value(entry, "newTag") or mapping_value(entry, "digest") or mapping_value(entry, "newName") or entry
         found.append(ImageOverride(name, scalar("newName"), scalar("newTag"), scalar("digest"), path, line_node.start_mark.line + 1))
-    return found
+    return tuple(found)
