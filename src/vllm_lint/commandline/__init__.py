@@ -252,10 +252,27 @@ class Context:
             return  # an embedded script the shell would reject: vLLM never starts
 
     def add_launch(self, launch, command_range=None) -> None:
+        """A launch's engine, checked against the release it runs (a Ray job's runtime
+        environment may install its own)."""
+        anchor = self._anchor_span(launch.anchor)
+        saved = self.installed, self.installed_at
+        if launch.installs is not None and not self.explicit_version:
+            from vllm_lint.commandline.dockerfile import pip_installed_vllm
+
+            installed = pip_installed_vllm(f"pip install {shell_quoted(launch.installs)}")
+            if installed is not None:
+                line = self.source.position(launch.anchor[0].start)[0] if launch.anchor and launch.anchor[0].start >= 0 else None
+                self.installed = installed
+                self.installed_at = "the Ray job's runtime environment (pip) at " + f"{self.path}" + (f":{line}" if line else "")
+        try:
+            self._add_launch(launch, anchor, command_range)
+        finally:
+            self.installed, self.installed_at = saved
+
+    def _add_launch(self, launch, anchor, command_range=None) -> None:
         from vllm_lint.launch.flags import ParseFailure, interpret, word_origin
         from vllm_lint.launch.launchers import is_vllm_build
 
-        anchor = self._anchor_span(launch.anchor)
         version = self.version_in(launch.image or self.image)
         try:
             parsed = interpret(

@@ -15,7 +15,8 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
 * ``ray job submit [options] -- COMMAND``: the command runs as a Ray job, in the
   cluster's environment and the job's runtime environment, not the shell's: the
   variables ``--runtime-env-json '{"env_vars": {...}}'`` sets are known, the rest
-  is unknown.  Without ``--`` the command is not followed.
+  is unknown, and a ``vllm`` its ``pip`` list installs is the release the job runs.
+  Without ``--`` the command is not followed.
 * ``sudo [options] [VAR=value ...] COMMAND``: without ``-E``/``--preserve-env``
   sudo starts the command in a fresh environment, so variables set before it
   do not reach vLLM; what the sudoers policy keeps is not visible, so the rest
@@ -54,6 +55,7 @@ class Launch:
     env: dict[str, object]
     env_open: bool
     image: str | None = None  # docker run's vLLM image, whose tag may name the release
+    installs: str | None = None  # the vLLM requirement a Ray job's runtime environment installs
 
 
 @dataclass
@@ -81,6 +83,14 @@ def basename(text: str) -> str:
 
 def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrappers=None) -> Launch | Script | None:
     """The engine (or the ``sh -c`` script) a command starts; ``wrappers`` finds project server modules."""
+    installs: list[str] = []  # what a Ray job's runtime environment installs with pip
+    found = _find_launch(words, env, env_open, wrappers, installs)
+    if installs and isinstance(found, Launch):
+        found.installs = installs[-1]
+    return found
+
+
+def _find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrappers, installs: list[str]) -> Launch | Script | None:
     env = dict(env)
     index = 0
     count = len(words)
@@ -158,6 +168,7 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrapp
             if command is None:
                 return None
             index, env, env_open = command[0], command[1], True
+            installs.extend(command[2])
             continue
         if name in _RUNNERS and index + 1 < count and words[index + 1].text == "run":
             index += 2
@@ -180,42 +191,51 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrapp
     return None
 
 
-def _ray_job_command(words: list[Word], index: int) -> tuple[int, dict[str, object]] | None:
-    """``ray job submit [options] -- COMMAND``: the index of COMMAND and the variables its
+def _ray_job_command(words: list[Word], index: int) -> tuple[int, dict[str, object], list[str]] | None:
+    """``ray job submit [options] -- COMMAND``: the index of COMMAND, the variables its
     ``--runtime-env-json`` sets (``{"env_vars": {...}}``: the job's runtime environment, over the
-    cluster's); None for another ray command, or no ``--`` (which words are options' values is
-    not read)."""
+    cluster's) and the vLLM its ``pip`` list installs; None for another ray command, or no
+    ``--`` (which words are options' values is not read)."""
     if [word.text for word in words[index : index + 2]] != ["job", "submit"]:
         return None
     env: dict[str, object] = {}
+    installs: list[str] = []
     for position in range(index + 2, len(words)):
         text = words[position].text
         if text == "--" and not words[position].open:
-            return position + 1, env
+            return position + 1, env, installs
+        value = None
         if text == "--runtime-env-json" and position + 1 < len(words):
-            env.update(_runtime_env_vars(words[position + 1].text))
+            value = words[position + 1].text
         elif text is not None and text.startswith("--runtime-env-json="):
-            env.update(_runtime_env_vars(text.partition("=")[2]))
+            value = text.partition("=")[2]
+        if value is not None:
+            variables, requirements = _runtime_env(value)
+            env.update(variables)
+            installs.extend(requirements)
     return None
 
 
-def _runtime_env_vars(text: str | None) -> dict[str, object]:
-    """The ``env_vars`` of a Ray runtime environment written as JSON; a value that is not a
-    string, or JSON that cannot be read, is unknown."""
+def _runtime_env(text: str) -> tuple[dict[str, object], list[str]]:
+    """A Ray runtime environment written as JSON: its ``env_vars`` (a value that is not a
+    string is unknown) and the vLLM requirements of its ``pip`` (a list, or ``{"packages": [...]}``);
+    nothing for JSON that cannot be read."""
     import json
 
     from vllm_lint.facts import UNKNOWN
 
-    if text is None:
-        return {}
     try:
         runtime_env = json.loads(text)
     except (ValueError, RecursionError):
-        return {}
-    variables = runtime_env.get("env_vars") if isinstance(runtime_env, dict) else None
-    if not isinstance(variables, dict):
-        return {}
-    return {str(name): value if isinstance(value, str) else UNKNOWN for name, value in variables.items()}
+        return {}, []
+    if not isinstance(runtime_env, dict):
+        return {}, []
+    variables = runtime_env.get("env_vars")
+    found = {str(name): value if isinstance(value, str) else UNKNOWN for name, value in variables.items()} if isinstance(variables, dict) else {}
+    pip = runtime_env.get("pip")
+    packages = pip.get("packages") if isinstance(pip, dict) else pip
+    requirements = [item for item in packages if isinstance(item, str) and "vllm" in item.lower()] if isinstance(packages, list) else []
+    return found, requirements
 
 
 # sudo's options that take a value (-u user, --group=group, ...); the others are flags.
