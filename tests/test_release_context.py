@@ -107,3 +107,15 @@ def test_broken_carriers_pin_nothing_and_never_raise(tmp_path):
     assert version.assumed
     code, out = run("check", str(tmp_path))
     assert "Traceback" not in out and code in (0, 1)
+
+
+def test_explain_names_each_launchs_own_release_and_where_it_is_written(in_testdata, capsys):
+    code, out = run("explain", "pins/docker/Dockerfile", "--output-format", "json")
+    engines = json.loads(out)
+    engines = engines if isinstance(engines, list) else engines.get("engines", [])
+    sources = [(engine["target_version"], engine["target_version_from"]) for engine in engines]
+    assert sources[:3] == [
+        ("0.9", "the tag of the image vllm/vllm-openai:v0.9.2 at pins/docker/Dockerfile:3"),
+        ("0.10", "the RUN pip install at pins/docker/Dockerfile:8"),
+        ("0.12", "the RUN pip install at pins/docker/Dockerfile:13"),
+    ]
