@@ -17,11 +17,10 @@ command the container runs is ENTRYPOINT + CMD, as Docker composes them.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
-from vllm_lint.dockerfiles import Instruction, argument_defaults, declared_arguments, instructions, substituted
+from vllm_lint.dockerfiles import Instruction, argument_defaults, declared_arguments, exec_form, instructions, substituted
 from vllm_lint.facts import UNKNOWN
 from vllm_lint.launch import shell
 from vllm_lint.launch.launchers import is_vllm_build, is_vllm_image
@@ -65,14 +64,8 @@ class Stage:
 
 def exec_words(text: str, offs: list[int]) -> list[Word] | None:
     """The words of an exec-form JSON array, located; None when it is not one (shell form)."""
-    stripped = text.strip()
-    if not stripped.startswith("["):
-        return None
-    try:
-        values = json.loads(stripped)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+    values = exec_form(text)
+    if values is None:
         return None
     words: list[Word] = []
     index = text.index("[") + 1
