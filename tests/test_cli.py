@@ -67,9 +67,9 @@ def test_json_is_ruff_shaped(project):
     records = json.loads(out)
     assert len(records) == 1
     record = records[0]
-    # The keys of ruff's JSON (ruff 0.17), and vLLM's error text.
+    # The keys of ruff's JSON (ruff 0.17), vLLM's error text, and the release checked against.
     ruff_keys = {"cell", "code", "end_location", "filename", "fix", "location", "message", "name", "noqa_row", "severity", "url"}
-    assert set(record) == ruff_keys | {"vllm_error"}
+    assert set(record) == ruff_keys | {"vllm_error", "target_version", "target_version_from"}
     assert record["code"] == "VLM105"
     assert (record["name"], record["severity"]) == ("replay-logprobs-mode", "error")
     assert record["message"] == 'return_sampling_mask=True needs logprobs_mode="processed_logprobs" (vLLM\'s default is "raw_logprobs")'

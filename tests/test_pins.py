@@ -15,7 +15,9 @@ PINS = TESTDATA / "pins"
 LINTED = sorted(
     path
     for path in PINS.rglob("*")
-    if path.is_file() and (path.suffix in (".py", ".sh") or path.name.startswith("Dockerfile") or "templates" in path.parts)
+    if path.is_file()
+    and (path.suffix in (".py", ".sh", ".yaml", ".yml") or path.name.startswith("Dockerfile"))
+    and path.name not in ("compose.yaml",)  # its finding is in a block scalar: test_a_folded_compose_command_is_read
 )
 
 
@@ -188,3 +190,74 @@ def test_explain_says_where_a_chart_writes_its_images_tag(capsys, chart, image, 
     line = next(line for line in out.splitlines() if "target version from" in line)
     assert line.startswith(f"  target version from the tag of the image {image} (set at "), out
     assert line.endswith(f"{chart}/{written_at})"), line
+
+
+@pytest.mark.parametrize(
+    "requirement, releases",
+    [
+        # PEP 508 direct references: the wheel's file name (percent-decoded), a VCS tag, a tag archive
+        ("vllm @ https://github.com/vllm-project/vllm/releases/download/v0.10.1.1/vllm-0.10.1.1%2Bcu126-cp38-abi3-manylinux1_x86_64.whl", ((0, 10),)),
+        ("vllm @ git+https://github.com/vllm-project/vllm@v0.10.2", ((0, 10),)),
+        ("vllm @ git+ssh://git@github.com/vllm-project/vllm.git@v0.9.2#egg=vllm", ((0, 9),)),
+        ("vllm @ https://github.com/vllm-project/vllm/archive/refs/tags/v0.11.0.tar.gz", ((0, 11),)),
+        ("vllm @ file:///wheels/vllm-0.12.0-cp38-abi3-linux_x86_64.whl ; sys_platform == 'linux'", ((0, 12),)),
+        ('vllm[audio]>=0.10,<0.12 ; python_version >= "3.10"', ((0, 10), (0, 11))),
+    ],
+)
+def test_every_pep508_form_names_its_release(requirement, releases):
+    from vllm_lint.pins import admitted_releases
+
+    assert admitted_releases(requirement)[0] == releases
+
+
+@pytest.mark.parametrize(
+    "requirement",
+    [
+        "vllm @ git+https://github.com/vllm-project/vllm@main",  # a branch: no release
+        "vllm @ git+https://github.com/vllm-project/vllm@4ba787ec9",  # a commit
+        "vllm @ https://example.com/builds/vllm-nightly.whl",  # not a wheel file name
+        "vllm @ https://example.com/vllm-0.10.1%ZZ-cp38-abi3-linux_x86_64.whl",  # malformed escapes
+        "vllm==0.10.*.1",  # an invalid specifier: not a requirement
+        "vllm-router @ git+https://github.com/vllm-project/router@v0.1.0",  # another package
+    ],
+)
+def test_a_direct_reference_that_names_no_release_pins_nothing_and_never_raises(requirement):
+    from vllm_lint.pins import admitted_releases
+
+    assert admitted_releases(requirement) is None
+
+
+def test_pip_requirement_files_are_read_as_pip_reads_them(tmp_path):
+    from vllm_lint.pins import pins_in
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "serve").mkdir()
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "vllm.txt").write_text("vllm>=0.9 \\\n  ; sys_platform == 'linux'\n")
+    (tmp_path / "shared" / "tested.txt").write_text("vllm<0.11\n")
+    (tmp_path / "serve" / "requirements.txt").write_text("--requirement=../shared/vllm.txt\n-c ../shared/tested.txt\n-r requirements.txt\n")
+    pins = pins_in(tmp_path / "serve")
+    assert [(pin.releases, pin.path.name, pin.line) for pin in pins] == [(((0, 9), (0, 10)), "vllm.txt", 1)]
+    assert pins[0].requirement == "vllm>=0.9 (vllm.txt:1) with vllm<0.11 (tested.txt:1)"
+    (tmp_path / "editable").mkdir()
+    (tmp_path / "editable" / "requirements.txt").write_text("-e git+https://github.com/vllm-project/vllm.git@v0.9.2#egg=vllm\n")
+    assert [pin.releases for pin in pins_in(tmp_path / "editable")] == [((0, 9),)]
+    (tmp_path / "bare-url").mkdir()
+    (tmp_path / "bare-url" / "requirements.txt").write_text("https://example.com/w/vllm-0.11.0-cp38-abi3-manylinux1_x86_64.whl\n")
+    assert [pin.releases for pin in pins_in(tmp_path / "bare-url")] == [((0, 11),)]
+
+
+def test_a_constraint_alone_does_not_install_and_a_bare_requirement_beside_it_takes_its_release(tmp_path):
+    from vllm_lint.pins import pins_in
+
+    (tmp_path / "requirements.txt").write_text("vllm\n-c pins/constraints.txt\n")
+    (tmp_path / "pins").mkdir()
+    (tmp_path / "pins" / "constraints.txt").write_text("vllm==0.10.2\n")
+    assert [(pin.requirement, pin.releases, pin.bare) for pin in pins_in(tmp_path)] == [("vllm==0.10.2", ((0, 10),), False)]
+
+
+def test_a_folded_compose_command_is_read_in_its_images_release():
+    result = lint(PINS / "compose-folded" / "compose.yaml")
+    assert [(f.span.line, f.code, f.message) for f in result.findings] == [
+        (11, "VLM301", "--enable-reasoning is not an argument in vLLM 0.10 (removed in 0.10); replaced by --reasoning-parser (vLLM 0.9) (vLLM 0.10 from line 5)")
+    ]

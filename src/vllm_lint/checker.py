@@ -92,6 +92,33 @@ def check_facts(
     return findings
 
 
+def describe_release(findings: Iterable[Finding], version: Version, origin: str, here: str = "", say: bool = True) -> None:
+    """Record on each finding the release it was checked against and where that release is
+    written (``origin``: ``requirements.txt:3``; "" when the newest stood in), and say so at the
+    end of the message of a finding the release decides, once: ``(vLLM 0.10 from
+    requirements.txt:3)``, ``(vLLM 0.9 from line 3)`` in the file ``here`` itself.  A finding
+    that holds on every release says nothing more, nor one on a release the user chose
+    (``say`` False: ``--target-version``)."""
+    from vllm_lint.config import display_path
+    from vllm_lint.rules import RULES_BY_CODE
+    from vllm_lint.versions import ALL_VERSIONS
+
+    releases = version.releases_text
+    said = origin
+    if here:
+        own = display_path(here) + ":"
+        said = ", ".join(f"line {place[len(own):]}" if place.startswith(own) else place for place in origin.split(", "))
+    for finding in findings:
+        if finding.target_version:
+            continue  # a front end named its own (an image's tag, a pip install before it)
+        finding.target_version = releases
+        finding.target_version_from = origin
+        rule = RULES_BY_CODE.get(finding.code)
+        depends = finding.code in ARGUMENT_CODES or (rule is not None and rule.versions != ALL_VERSIONS)
+        if say and origin and depends and not finding.in_no_release:
+            finding.message += f" (vLLM {releases} from {said})"
+
+
 def reachable(candidates: tuple[Version, ...], guarded) -> list[Version]:
     """The candidate releases a guard (a set of (major, minor), None for none) lets through."""
     if guarded is None:

@@ -238,8 +238,25 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
         for pattern, codes in settings.per_file_ignores.items():
             out.write(f"per-file-ignores: {pattern} = {', '.join(codes)}\n")
     if probe and os.path.isfile(probe):
+        _show_launch_releases(probe, resolver, out)
         _show_frameworks(probe, resolver, out)
     return EXIT_CLEAN
+
+
+def _show_launch_releases(path: str, resolver, out) -> None:
+    """Launches of a command file that run another release than the file's (an image's tag, a
+    ``pip install`` before them, a custom image), as ``check`` and ``explain`` read them."""
+    from vllm_lint.commandline import launch_releases
+    from vllm_lint.lint import file_kind
+
+    kind = file_kind(path)
+    if kind in (None, "python"):
+        return
+    for line, version, where, unknown in launch_releases(path, kind, resolver.for_path):
+        if unknown:
+            out.write(f"launch at line {line}: the release its image runs (the tag names none: only options no release has are reported)\n")
+        else:
+            out.write(f"launch at line {line}: {version.releases_text} (from {where})\n")
 
 
 def _show_frameworks(path: str, resolver, out) -> None:

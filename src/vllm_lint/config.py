@@ -18,6 +18,7 @@ from pathlib import Path
 
 from vllm_lint.tomlfiles import load_toml
 from vllm_lint.versions import NEWEST_VERSION, Version, VersionError
+from vllm_lint.versions import target_version as parse_target_version
 
 CONFIG_SECTION = "vllm-lint"
 DEFAULT_EXCLUDES = (
@@ -238,10 +239,10 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
             # A TOML number loses what makes it a version: 0.30 reads as 0.3.
             raise ConfigError(f'{where} target-version must be a string, not {_toml_type(value)}: quote it, e.g. target-version = "0.30"')
         try:
-            settings.target_version = Version.parse(value)
+            settings.target_version, note = parse_target_version(value)
         except VersionError as error:
             raise ConfigError(f"{where} target-version: {error}") from error
-        settings.target_version_source = f"target-version in {path}"
+        settings.target_version_source = f"target-version in {path}" + (f" ({note})" if note else "")
     def codes(key: str) -> list[str]:
         return selectors(_as_list(section.get(key), f"{where} {key}"), f"{where} {key}")
 
@@ -276,10 +277,10 @@ def plugin_settings(target_version: str | None, option: str) -> Settings:
     settings = load_settings(Path.cwd())
     if target_version:
         try:
-            settings.target_version = Version.parse(target_version)
+            settings.target_version, note = parse_target_version(target_version)
         except VersionError as error:
             raise ConfigError(f"{option}: {error}") from error
-        settings.target_version_source = option
+        settings.target_version_source = option + (f" ({note})" if note else "")
     return settings
 
 
@@ -300,30 +301,31 @@ class VersionResolver:
 
     def _target(self, path: str | None) -> Target:
         if self.explicit is not None:
-            return Target(self.explicit, self.explicit_source, explicit=True)
+            return Target(self.explicit, self.explicit_source, explicit=True, origin=self.explicit_source)
         if path and path not in ("-", "stdin"):
             pinned = self._pinned(Path(path).resolve().parent)
             if pinned is not None:
                 return Target(*pinned)
         installed = self._installed_version()
         if installed is not None:
-            return Target(*installed)
+            return Target(*installed, origin=installed[1])
         return Target(Version.admitting([NEWEST_VERSION.release], assumed=True), "the newest vLLM release the rules know: no pin found")
 
-    def _pinned(self, directory: Path) -> tuple[Version, str] | None:
+    def _pinned(self, directory: Path) -> tuple[Version, str, str] | None:
         """The releases the nearest folder's pins admit, and where they are written; cached per folder."""
         if directory in self._by_dir:
             return self._by_dir[directory]  # type: ignore[return-value]
         from vllm_lint.pins import pins_in
 
-        found: tuple[Version, str] | None = None
+        found: tuple[Version, str, str] | None = None
         pins = pins_in(directory)
         locked = [pin for pin in pins if pin.locked]
         pins = locked or pins  # a lock file says what is installed, the others what is allowed
         if all(pin.bare for pin in pins):
             pins = []  # a bare ``vllm`` alone pins nothing: the folders above may
         if pins:
-            found = (pinned_version(pins), ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins))
+            why = ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins)
+            found = (pinned_version(pins), why, places([(str(pin.path), pin.line) for pin in pins]))
         elif directory.parent != directory and not (directory / ".git").exists():
             found = self._pinned(directory.parent)
         self._by_dir[directory] = found
@@ -350,19 +352,41 @@ def pinned_version(pins) -> Version:
     return Version.admitting(releases)
 
 
+def places(located: list[tuple[str, int]]) -> str:
+    """Where releases are written, short: ``requirements.txt:3, ../values.yaml:23`` (paths
+    relative to the working directory when under it; at most three, then how many more)."""
+    shown = [f"{display_path(path)}:{line}" for path, line in located]
+    if len(shown) > 3:
+        shown = shown[:3] + [f"{len(shown) - 3} more"]
+    return ", ".join(dict.fromkeys(shown))
+
+
+def display_path(path: str) -> str:
+    absolute = os.path.abspath(path)
+    try:
+        relative = os.path.relpath(absolute)
+    except ValueError:  # another drive
+        return absolute
+    return absolute if relative.startswith("..") else relative
+
+
 class Target(tuple):
     """``(version, why)``; ``explicit`` when the user set it (``--target-version``,
     ``target-version``), which an image tag in a Dockerfile or manifest does not override;
-    ``pass_through``: the project's ``assume-pass-through`` (``facts.reading`` applies it)."""
+    ``pass_through``: the project's ``assume-pass-through`` (``facts.reading`` applies it);
+    ``origin``: where the release is written, short (``requirements.txt:3``), for findings;
+    "" when nothing names it (the newest release stands in)."""
 
     explicit: bool
     pass_through: str
+    origin: str
 
-    def __new__(cls, version: Version, why: str, explicit: bool = False, pass_through: str = "nothing") -> Target:
+    def __new__(cls, version: Version, why: str, origin: str = "", explicit: bool = False, pass_through: str = "nothing") -> Target:
         target = super().__new__(cls, (version, why))
         target.explicit = explicit
         target.pass_through = pass_through
+        target.origin = origin
         return target
 
     def __reduce__(self):  # for the worker processes of -j N
-        return (Target, (self[0], self[1], self.explicit, self.pass_through))
+        return (Target, (self[0], self[1], self.origin, self.explicit, self.pass_through))

@@ -55,6 +55,11 @@ class Finding:
     settings: tuple = ()
     # VLM4xx: every engine argument the check read, written or not (``vllm-lint explain``).
     reads: tuple = ()
+    # The release(s) the finding was checked against (``0.10``, ``0.8, 0.10``) and where that
+    # release is written (``requirements.txt:3``, ``chart/values.yaml:23``, ``--target-version``);
+    # "" when nothing names it and the newest release stood in.
+    target_version: str = ""
+    target_version_from: str = ""
 
     @property
     def text(self) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 
+from vllm_lint.checker import describe_release
 from vllm_lint.facts import reading
 from vllm_lint.findings import FileError, Finding
 from vllm_lint.noqa import NoqaReport, may_have_directives
@@ -77,6 +78,7 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True, si
         return result
     for finding in findings:
         finding.path = path
+    describe_release(findings, version, getattr(target, "origin", ""), path, say=not getattr(target, "explicit", False))
     if noqa and (findings or may_have_directives(source)):
         findings, result.noqa = python_noqa(findings, source)
     result.findings = findings

@@ -163,6 +163,8 @@ def json_records(results: list[FileResult]) -> list[dict]:
                     "name": None,
                     "noqa_row": None,
                     "severity": "error",
+                    "target_version": None,
+                    "target_version_from": None,
                     "url": None,
                     "vllm_error": None,
                 }
@@ -209,6 +211,10 @@ def json_records(results: list[FileResult]) -> list[dict]:
                     "name": finding.name,
                     "noqa_row": finding.span.line,
                     "severity": "error",
+                    # Not in ruff's shape: the release checked against and where it is written
+                    # ("" when nothing names it: the newest release stood in).
+                    "target_version": finding.target_version or None,
+                    "target_version_from": finding.target_version_from or None,
                     "url": _rule_url(finding.code),
                     # Not in ruff's shape: the error vLLM would raise, verbatim.
                     "vllm_error": finding.vllm_error,
@@ -285,6 +291,7 @@ def sarif_document(results: list[FileResult]) -> dict:
                     "ruleIndex": index[finding.code],
                     "level": "error",
                     "message": {"text": finding.text},
+                    "properties": {"target_version": finding.target_version, "target_version_from": finding.target_version_from},
                     "locations": [
                         {
                             "physicalLocation": {

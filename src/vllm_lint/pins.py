@@ -69,24 +69,52 @@ class Pin:
         return f"{self.requirement} at {self.where}"
 
 
+# Folders beside a project's code that hold its requirements files (``requirements/gpu.txt``,
+# the layout vLLM's own documentation uses): read as the folder's own.
+REQUIREMENTS_FOLDERS = ("requirements",)
+
+
 def pins_in(directory: Path) -> list[Pin]:
-    """Every pin of vLLM written in ``directory``'s files, in file-name order."""
+    """Every pin of vLLM written in ``directory``'s files (and its ``requirements/`` folder's),
+    in file-name order; one pin once, however many files include it."""
+    pins: list[Pin] = []
+    seen: set[tuple] = set()
+    for path in _candidate_files(directory):
+        reader = _reader(path.name)
+        if reader is None:
+            continue
+        for requirement, line, locked, where, shown in _read(reader, path):
+            pin = pin_of(requirement, where or path, line, locked, shown)
+            # setup.py's string literals include the extras' names ({"vllm": [...]}): not requirements.
+            if pin is not None and not (pin.bare and reader is _setup_py_pins):
+                key = (pin.requirement, pin.path, pin.line)
+                if key not in seen:
+                    seen.add(key)
+                    pins.append(pin)
+    return pins
+
+
+def _candidate_files(directory: Path) -> list[Path]:
     try:
         names = sorted(os.listdir(directory))
     except OSError:
         return []
-    pins: list[Pin] = []
-    for name in names:
-        reader = _reader(name)
-        if reader is None:
-            continue
-        path = directory / name
-        for requirement, line, locked in reader(path):
-            pin = pin_of(requirement, path, line, locked)
-            # setup.py's string literals include the extras' names ({"vllm": [...]}): not requirements.
-            if pin is not None and not (pin.bare and reader is _setup_py_pins):
-                pins.append(pin)
-    return pins
+    files = [directory / name for name in names]
+    for folder in REQUIREMENTS_FOLDERS:
+        if folder in names and (directory / folder).is_dir():
+            try:
+                inner = sorted(os.listdir(directory / folder))
+            except OSError:
+                continue
+            files += [directory / folder / name for name in inner if name.lower().endswith((".txt", ".in"))]
+    return [path for path in files if not path.name.startswith(".")]
+
+
+def _read(reader, path: Path):
+    """A reader's items as ``(requirement, line, locked, path, shown)``: the path where a
+    requirement is written (an included file) and how it is shown (a combination of several)."""
+    for item in reader(path):
+        yield (*item, None, None)[:5]
 
 
 def _reader(name: str):
@@ -108,7 +136,7 @@ def _reader(name: str):
     if lower in ("dockerfile", "containerfile") or lower.startswith(("dockerfile.", "containerfile.")) or lower.endswith(".dockerfile"):
         return _dockerfile_pins
     if lower.endswith((".txt", ".in")) and not _NOT_REQUIREMENTS.match(name):
-        return _line_pins
+        return _requirements_file_pins
     return None
 
 
@@ -126,7 +154,7 @@ def _text(path: Path) -> str | None:
 
 
 def _line_pins(path: Path):
-    """Requirements files (and setup.cfg): every line that is a vLLM requirement, comments and options stripped."""
+    """setup.cfg: every line that is a vLLM requirement, comments stripped."""
     text = _text(path)
     if text is None:
         return
@@ -134,9 +162,166 @@ def _line_pins(path: Path):
         if "vllm" not in line.lower():
             continue
         line = re.split(r"(?:^|\s)#", line, maxsplit=1)[0].strip()
-        line = re.sub(r"\s--?[a-z][\w-]*(?:[= ]\S+)?", "", " " + line).strip()  # --hash=..., per-line options
         if line:
             yield line, number, False
+
+
+# pip's requirement-file options that name another file: requirements to install with these
+# (``-r``) and constraints on what is installed (``-c``).
+_INCLUDE_OPTIONS = {"-r": "requirement", "--requirement": "requirement", "-c": "constraint", "--constraint": "constraint"}
+_EDITABLE_OPTIONS = ("-e", "--editable")
+MAX_INCLUDE_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class RequirementLine:
+    text: str  # the requirement, as a PEP 508 string
+    path: Path
+    line: int
+    constraint: bool = False
+
+
+def requirement_file_lines(path: Path, constraint: bool = False, depth: int = 0, seen: frozenset = frozenset()):
+    """The vLLM requirements a pip requirements file installs, as pip reads it: its own lines
+    (a PEP 508 requirement, ``-e URL#egg=vllm``, a bare wheel or VCS URL), those of the files it
+    includes with ``-r``, and the constraints of those it names with ``-c`` (relative to the
+    including file); line continuations joined, comments and per-line options removed."""
+    resolved = path.resolve()
+    if resolved in seen or depth > MAX_INCLUDE_DEPTH:
+        return
+    seen = seen | {resolved}
+    text = _requirements_text(path)
+    if text is None:
+        return
+    for number, line in _logical_lines(text):
+        line = re.split(r"(?:^|\s)#", line, maxsplit=1)[0].strip()
+        if not line:
+            continue
+        option = re.match(r"(-[rc]|--requirement|--constraint)(?:\s*=\s*|\s+|(?<=^-[rc]))(\S+)", line)
+        if option:
+            kind = _INCLUDE_OPTIONS[option.group(1)]
+            try:
+                included = Path(os.path.normpath(path.parent / option.group(2).strip("\"'")))
+                readable = included.is_file()
+            except (OSError, ValueError):  # a name no file system has (a NUL byte)
+                readable = False
+            if readable:
+                yield from requirement_file_lines(included, constraint or kind == "constraint", depth + 1, seen)
+            continue
+        if "vllm" not in line.lower():
+            continue
+        editable = re.match(r"(?:-e|--editable)(?:\s*=\s*|\s+)(\S+)", line)
+        if editable:
+            line = editable.group(1)
+        elif line.startswith("-"):
+            continue  # a global option (--index-url, --find-links, ...)
+        line = re.sub(r"\s--?[a-z][\w-]*(?:[= ]\S+)?", "", " " + line).strip()  # --hash=..., per-line options
+        requirement = url_requirement(line) or line
+        yield RequirementLine(requirement, path, number, constraint)
+
+
+def _requirements_text(path: Path) -> str | None:
+    """A requirements file's text when it may name vLLM or another file (``-r``, ``-c``)."""
+    try:
+        if path.stat().st_size > MAX_REQUIREMENTS_SIZE:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"vllm" not in data.lower() and re.search(rb"(?m)^\s*(?:-[rc]|--requirement|--constraint)\b", data) is None:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def _logical_lines(text: str):
+    """pip's lines: a line ending in a backslash continues on the next (numbered at its first)."""
+    pending, start = "", 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not pending:
+            start = number
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        yield start, pending + line
+        pending = ""
+    if pending:
+        yield start, pending
+
+
+def url_requirement(word: str) -> str | None:
+    """A URL or wheel path standing for a requirement (pip accepts them bare, and ``-e URL``):
+    ``vllm @ URL`` when it is vLLM's (a ``#egg=vllm`` fragment, a ``vllm-*.whl`` file, a
+    repository named ``vllm``); None otherwise."""
+    from urllib.parse import unquote, urlsplit
+
+    if re.match(r"(?i)^(?:[a-z][a-z0-9+.-]*://|[./~]|[\w.-]+\.(?:whl|tar\.gz|zip)$)", word) is None or " " in word:
+        return None  # a requirement with a name (``vllm @ URL``), or not a URL
+    egg = re.search(r"[#&]egg=([\w.-]+)", word)
+    if egg:
+        name = egg.group(1)
+    else:
+        try:
+            path = unquote(urlsplit(re.sub(r"(?i)^(?:git|hg|svn|bzr)\+", "", word)).path)
+        except ValueError:
+            return None
+        last = path.rstrip("/").rsplit("/", 1)[-1]
+        if last.endswith((".whl", ".tar.gz", ".zip")):
+            name = re.split(r"-\d", last, maxsplit=1)[0]
+        else:
+            name = last.split("@", 1)[0].removesuffix(".git")
+    if name.lower().replace("_", "-") != "vllm":
+        return None
+    return f"vllm @ {word}"
+
+
+def _requirements_file_pins(path: Path):
+    """A pip requirements file: the vLLM it installs, with the files it includes and the
+    constraints it names; several requirements of vLLM in one install are all applied (pip
+    intersects them), a constraint narrowing a bare ``vllm``."""
+    lines = list(requirement_file_lines(path))
+    if not lines:
+        return
+    specified = [line for line in lines if not _bare_vllm(line.text)]
+    if len({_marker(line.text) for line in specified} - {""}) > 1:
+        # Environment markers choose one line per platform (an x86_64 and an aarch64 wheel):
+        # each is one way to install, not a requirement the others add to.
+        for line in specified:
+            yield line.text, line.line, False, line.path
+        return
+    if len(lines) == 1 or not specified:
+        first = lines[0]
+        if not first.constraint or specified:
+            yield first.text, first.line, False, first.path
+        return
+    combined = _intersection([line.text for line in specified])
+    if combined is None:
+        for line in specified:  # no version satisfies all: each as written
+            yield line.text, line.line, False, line.path
+        return
+    first = specified[0]
+    if len(specified) == 1:
+        yield first.text, first.line, False, first.path
+        return
+    shown = " with ".join(f"{' '.join(line.text.split(';', 1)[0].split())} ({line.path.name}:{line.line})" for line in specified)
+    yield f"vllm{combined}", first.line, False, first.path, shown
+
+
+def _marker(requirement: str) -> str:
+    return " ".join(requirement.partition(";")[2].split())
+
+
+def _intersection(requirements: list[str]):
+    """The specifier every requirement allows together (as pip resolves them), None if empty."""
+    from packaging.specifiers import SpecifierSet
+
+    combined = SpecifierSet()
+    for requirement in requirements:
+        specifier = vllm_specifier(requirement)
+        if specifier is not None:
+            combined &= specifier
+    if releases_of(combined) is None:
+        return None
+    return combined
 
 
 def _line_of(text: str, needle: str, start: int = 0) -> int:
@@ -224,8 +409,18 @@ def _pyproject_requirements(path: Path, needle: str = "vllm", text: str | None =
             found.extend(_list(uv.get(key)))
         sources = uv.get("sources")
         if isinstance(sources, dict):
-            found.extend(_uv_source(name, source) for name, source in sources.items())
+            named = [_uv_source(name, source) for name, source in sources.items()]
+            named = [item for item in named if isinstance(item, str)]
+            # uv installs a dependency from its source: a bare ``vllm`` there is the source's release.
+            sourced = {_requirement_name(item) for item in named}
+            found = [item for item in found if not (isinstance(item, str) and _requirement_name(item) in sourced and _bare_vllm(item))]
+            found.extend(named)
     return [item for item in found if isinstance(item, str)]
+
+
+def _requirement_name(requirement: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return match.group(1).lower().replace("_", "-").replace(".", "-") if match else ""
 
 
 def _grouped(value: object) -> list[object]:
@@ -366,25 +561,103 @@ def _truss_pins(path: Path):
             yield item, _line_of(text, item), False
 
 
-PIP_INSTALL = re.compile(r"\b(?:pip3?|uv\s+pip|python3?(?:\.\d+)?\s+-m\s+pip)\s+install\s+([^;&|\n]*)")
+# pip, pip3, pip3.12, uv pip, python3.12 -m pip, python -m uv pip; the words up to the command's end.
+PIP_INSTALL = re.compile(
+    r"(?<![\w.-])(?:pip(?:\d+(?:\.\d+)?)?|uv\s+pip|python(?:\d+(?:\.\d+)?)?\s+-m\s+(?:uv\s+)?pip)\s+install\s+([^;&|\n]*)"
+)
+_QUOTED_WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 
 
 def pip_install_requirements(text: str):
-    """The vLLM requirements ``pip install`` commands in ``text`` name, with their offsets."""
+    """The vLLM requirements ``pip install`` commands in ``text`` name, with their offsets:
+    a quoted word is one requirement (``"vllm>=0.10,<0.11"``, ``"vllm >= 0.10"``), a URL of
+    vLLM's (``git+https://github.com/vllm-project/vllm@v0.10.2``) stands for ``vllm @ URL``."""
     for match in PIP_INSTALL.finditer(text):
-        for word in re.finditer(r"\S+", match.group(1)):
+        if re.search(r"\|\|\s*$", text[max(0, match.start() - 200) : match.start()]):
+            continue  # ``pip show vllm || pip install vllm==X``: installs only when vLLM is missing
+        for word in _QUOTED_WORD.finditer(match.group(1)):
             requirement = word.group(0).strip("\"'")
-            if "vllm" in requirement.lower():
-                yield requirement, match.start(1) + word.start()
+            if "vllm" in requirement.lower() and not requirement.startswith("-"):
+                yield url_requirement(requirement) or requirement, match.start(1) + word.start()
 
 
 def _dockerfile_pins(path: Path):
-    """A Dockerfile beside the code it builds into an image: its ``RUN pip install vllm==X``."""
+    """A Dockerfile beside the code it builds into an image: its ``RUN pip install vllm==X``
+    (build arguments substituted), or the tagged vLLM image it runs the code in."""
     text = _text(path)
     if text is None:
         return
-    for requirement, offset in pip_install_requirements(text.replace("\\\n", "  ")):
-        yield requirement, text.count("\n", 0, offset) + 1, False
+    for requirement, line, shown in dockerfile_releases(text):
+        yield requirement, line, False, None, shown or None
+
+
+_SERVER_COMMAND = re.compile(r"(?:^|[\s;&|/])vllm\s+serve\b|vllm\.entrypoints\.|^\S*vllm(?:\s|$)")
+
+
+def dockerfile_releases(text: str):
+    """Where a Dockerfile says which vLLM the code it builds runs on, for the folder's pins:
+    each stage's ``RUN pip install vllm==X`` (build arguments and ``ENV`` substituted), and a
+    stage on a tagged vLLM image (``FROM vllm/vllm-openai:v0.10.2``) that copies code in and
+    runs it (its ``ENTRYPOINT``, or its ``CMD`` under an emptied one, is not vLLM's server).
+    Yields ``(requirement, line, shown)``."""
+    from vllm_lint.dockerfiles import argument_defaults, declared_arguments, exec_form, instructions, substituted
+    from vllm_lint.images import image_release
+
+    lines = [0]
+    for match in re.finditer("\n", text):
+        lines.append(match.end())
+
+    def line_of(offset: int) -> int:
+        import bisect
+
+        return bisect.bisect_right(lines, offset)
+
+    global_args: dict[str, str] = {}
+    stage_values: dict[str, str] | None = None
+    found: list[tuple[str, int, str]] = []
+    image, image_line, copies, installed = None, 0, False, False
+    entrypoint: list | None = None  # the stage's ENTRYPOINT words ([] when emptied), None: the image's
+    cmd: list = []
+
+    def finish() -> None:
+        release = image_release(image) if image is not None else None
+        command = entrypoint if entrypoint else (cmd if entrypoint == [] else [])
+        # The project's code, not vLLM's own server (``vllm serve``, ``-m vllm.entrypoints...``).
+        runs_code = bool(command) and _SERVER_COMMAND.search(" ".join(command)) is None
+        if release is not None and not installed and copies and runs_code:
+            found.append((f"vllm=={release}", image_line, f"the image {image} the code runs in"))
+
+    for instruction in instructions(text):
+        keyword, body = instruction.keyword, instruction.text
+        if keyword == "FROM":
+            finish()
+            parts = [part for part in body.split() if not part.startswith("--")]
+            image = substituted(parts[0], global_args) if parts else None
+            image_line, copies, installed, entrypoint, cmd = line_of(instruction.start), False, False, None, []
+            stage_values = {}
+        elif stage_values is None:
+            if keyword == "ARG":
+                global_args.update(argument_defaults(body))
+        elif keyword == "ARG":
+            declared_arguments(body, stage_values, global_args)
+        elif keyword == "ENV":
+            stage_values.update(argument_defaults(body))
+        elif keyword in ("COPY", "ADD") and not re.search(r"--from[= ]", body):
+            copies = True
+        elif keyword == "RUN" and "vllm" in body.lower():
+            for requirement, offset in pip_install_requirements(substituted(body, stage_values)):
+                if vllm_specifier(requirement) is not None:
+                    found.append((requirement, line_of(instruction.start), ""))
+                    installed = True
+        elif keyword in ("ENTRYPOINT", "CMD"):
+            program = exec_form(body)
+            program = program if program is not None else body.split()
+            if keyword == "ENTRYPOINT":
+                entrypoint = program
+            else:
+                cmd = program
+    finish()
+    return found
 
 
 def _yaml(path: Path) -> tuple[object, str]:
@@ -399,9 +672,9 @@ def _yaml(path: Path) -> tuple[object, str]:
         return None, text
 
 
-def pin_of(requirement: str, path: Path, line: int, locked: bool = False) -> Pin | None:
+def pin_of(requirement: str, path: Path, line: int, locked: bool = False, shown: str | None = None) -> Pin | None:
     admitted = admitted_releases(requirement)
-    written = requirement.split(";", 1)[0].strip()
+    written = shown or requirement.split(";", 1)[0].strip()
     if admitted is None:
         if not locked and _bare_vllm(requirement):
             from vllm_lint.versions import NEWEST_VERSION
@@ -413,44 +686,97 @@ def pin_of(requirement: str, path: Path, line: int, locked: bool = False) -> Pin
 
 
 def _bare_vllm(requirement: str) -> bool:
-    """``vllm`` or ``vllm[audio]``: no version and no source that names one."""
+    """``vllm``, ``vllm[audio]`` or a direct reference that names no version: whatever is newest."""
+    specifier = vllm_specifier(requirement)
+    return specifier is not None and not len(specifier)
+
+
+def direct_reference_version(url: str, name: str = "vllm") -> str | None:
+    """The version a direct reference to ``name`` names (PEP 508 ``name @ URL``, pip's
+    requirement-file URLs): a wheel's or source archive's file name (percent-decoded, as
+    ``0.10.1.1%2Bcu126`` is ``0.10.1.1+cu126``), a VCS URL's ref when it is a release tag
+    (``git+https://github.com/vllm-project/vllm@v0.10.2``), or a GitHub tag archive
+    (``.../archive/refs/tags/v0.10.2.tar.gz``).  None for a branch, a commit or another name."""
+    from urllib.parse import unquote, urlsplit
+
+    from packaging.utils import InvalidSdistFilename, InvalidWheelFilename, canonicalize_name, parse_sdist_filename, parse_wheel_filename
+
+    url = url.strip()
+    vcs = re.match(r"(?i)^(?:git|hg|svn|bzr)\+", url)
+    try:
+        path = unquote(urlsplit(url[vcs.end():] if vcs else url).path)
+    except ValueError:
+        return None
+    if vcs:
+        _repository, at, ref = path.rpartition("@")
+        if not at:
+            return None
+        tag = _VERSION_TAG.fullmatch(ref.rsplit("/", 1)[-1])
+        return tag.group(1) if tag else None
+    file_name = path.rstrip("/").rsplit("/", 1)[-1]
+    try:
+        if file_name.endswith(".whl"):
+            wheel_name, version, _build, _tags = parse_wheel_filename(file_name)
+            return str(version) if wheel_name == canonicalize_name(name) else None
+        if file_name.endswith((".tar.gz", ".zip")):
+            archive = re.search(r"/archive/(?:refs/tags/)?([^/]+)\.(?:tar\.gz|zip)$", path)
+            if archive:  # a repository's tag archive: the repository must be vLLM's
+                tag = _VERSION_TAG.fullmatch(archive.group(1))
+                repository = path[: archive.start()].rstrip("/").rsplit("/", 1)[-1]
+                return tag.group(1) if tag and canonicalize_name(repository) == canonicalize_name(name) else None
+            sdist_name, version = parse_sdist_filename(file_name)
+            return str(version) if sdist_name == canonicalize_name(name) else None
+    except (InvalidWheelFilename, InvalidSdistFilename, ValueError):
+        return None
+    return None
+
+
+_VERSION_TAG = re.compile(r"v?(\d+\.\d+(?:\.\d+)*(?:(?:rc|a|b)\d+|\.post\d+|\.dev\d+)?)")
+
+
+def vllm_specifier(requirement: str):
+    """A ``vllm`` requirement's version specifier (``packaging``'s SpecifierSet), from any PEP 508
+    form: a version specifier, or a direct reference whose URL names a version; an empty one for
+    a bare ``vllm`` (or a URL that names none); None for another package or a line that is not a
+    requirement."""
     if "vllm" not in requirement.lower():
-        return False
+        return None
     from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.utils import canonicalize_name
 
     try:
         parsed = Requirement(requirement)
-    except InvalidRequirement:
-        return False
-    return canonicalize_name(parsed.name) == "vllm" and not parsed.url and not len(parsed.specifier)
+    except (InvalidRequirement, InvalidSpecifier):
+        return None
+    if canonicalize_name(parsed.name) != "vllm":
+        return None
+    if parsed.url:
+        version = direct_reference_version(parsed.url)
+        if version is None:
+            return SpecifierSet()
+        try:
+            return SpecifierSet("==" + version)
+        except InvalidSpecifier:
+            return SpecifierSet()
+    return parsed.specifier
 
 
 @lru_cache(maxsize=1024)
 def admitted_releases(requirement: str) -> tuple[tuple[tuple[int, int], ...], Version] | None:
     """The minor releases a ``vllm`` requirement admits, and the version it names (the exact
     one of ``==``, else the newest admitted); None for another package or no version bound."""
-    if "vllm" not in requirement.lower():
+    specifier = vllm_specifier(requirement)
+    if specifier is None:
         return None
-    from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
+    return releases_of(specifier)
+
+
+def releases_of(specifier) -> tuple[tuple[tuple[int, int], ...], Version] | None:
+    """The minor releases a version specifier admits, and the version it names; None for none."""
     from packaging.version import InvalidVersion
     from packaging.version import Version as Pep440
 
-    try:
-        parsed = Requirement(requirement)
-    except InvalidRequirement:
-        return None
-    if canonicalize_name(parsed.name) != "vllm":
-        return None
-    specifier = parsed.specifier
-    if parsed.url:
-        wheel = re.search(r"/vllm-(\d+\.\d+(?:\.\d+)?[^-/]*)-[^/]*\.whl$", parsed.url)
-        if wheel is None:
-            return None
-        from packaging.specifiers import SpecifierSet
-
-        specifier = SpecifierSet("==" + wheel.group(1))
     if not len(specifier):
         return None
     written: list[Pep440] = []

@@ -63,17 +63,18 @@ def settings_for(
     for a setting that cannot be used.  The configuration is the one found from the first path."""
     from vllm_lint.config import DEFAULT_EXCLUDES, ConfigError, load_settings
     from vllm_lint.excludes import anchor
-    from vllm_lint.versions import Version, VersionError
+    from vllm_lint.versions import VersionError
+    from vllm_lint.versions import target_version as parse_target_version
 
     first = paths[0] if paths and paths[0] != "-" else "."
     config_path = Path(config) if config else None
     settings = load_settings(Path(first) if os.path.exists(first) else Path("."), config_path)
     if target_version:
         try:
-            settings.target_version = Version.parse(target_version)
+            settings.target_version, note = parse_target_version(target_version)
         except VersionError as error:
-            raise ConfigError(str(error)) from error
-        settings.target_version_source = "--target-version"
+            raise ConfigError(f"--target-version: {error}") from error
+        settings.target_version_source = "--target-version" + (f" ({note})" if note else "")
     # As in ruff: --select replaces the configured selection, the others add to it.
     if select:
         settings.select = codes(select, "--select")

@@ -89,6 +89,24 @@ class Version:
 NEWEST_VERSION = Version(*NEWEST)
 
 
+def target_version(text: str) -> tuple[Version, str]:
+    """A ``target-version`` the user sets, and a note on how it is read: a release the rules
+    know; a newer one than the newest known is read with the newest rules (which the note says);
+    anything else, an older release the rules do not know or a typo (``0.3`` for ``0.30``), is a
+    ``VersionError`` naming the known releases."""
+    from vllm_lint.launch.schemadata import releases as schema_releases
+
+    version = Version.parse(text)
+    known = schema_releases()
+    release = (version.major, version.minor)
+    if release in known:
+        return version, ""
+    if release > known[-1]:
+        newest = Version(*known[-1])
+        return newest, f"{text.strip()} is newer than the newest release the rules know: {newest.major}.{newest.minor}'s rules apply"
+    raise VersionError(f"{text.strip()!r} is not a vLLM release the rules know (known: {releases_text(known, known)}, or newer)")
+
+
 def releases_text(releases, known=None) -> str:
     """Minor releases as runs of consecutive ones: ``0.8-0.12``, ``0.8, 0.10``, ``0.5, 0.8-0.9``.
 

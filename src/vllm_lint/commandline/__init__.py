@@ -29,6 +29,7 @@ _LAUNCHER = re.compile(rb"vllm|dynamo|python")
 _VLLM = re.compile(rb"vllm|dynamo")
 _SERVER = re.compile(rb"serve|api_server|vllm-openai")  # the vLLM image runs `vllm serve`
 _KUBEAI_VLLM = re.compile(rb"engine:[ \t]*[\"']?VLLM\b")  # a KubeAI Model served by vLLM
+_KAITO_VLLM = re.compile(rb"inference_config\.yaml:[^\n]*\n(?:[ \t]*(?:#[^\n]*)?\n|[ \t]+[^\n]*\n)*?[ \t]+vllm:")  # KAITO's options
 
 
 def may_have_findings(data: bytes, kind: str) -> bool:
@@ -36,7 +37,7 @@ def may_have_findings(data: bytes, kind: str) -> bool:
     if kind == "yaml":
         if _RELEVANT.search(data) is not None or (_VLLM.search(data) is not None and _SERVER.search(data) is not None):
             return True
-        if _KUBEAI_VLLM.search(data) is not None:
+        if _KUBEAI_VLLM.search(data) is not None or (b"inference_config" in data and _KAITO_VLLM.search(data) is not None):
             return True
         from vllm_lint.launch.configfile import may_be_config_bytes
 
@@ -68,6 +69,7 @@ class EngineRecord:
     noqa_line: int | None = None  # the last line of a command split over lines
     version: object = None  # the release it is checked against, when not the file's
     version_from: str = ""  # where that release is named (an image tag, a RUN pip install)
+    version_origin: str = ""  # the same, short: file:line
     # The launch's words as written in this file, the program's too (``ENTRYPOINT`` and ``CMD``,
     # a manifest's ``command`` and ``args``): ``explain FILE:LINE`` selects it on any of their lines.
     words: list = field(default_factory=list)
@@ -92,6 +94,8 @@ class Context:
     image: str | None = None
     # Where a Helm chart writes the tag of that image, when the template renders it ("../values.yaml:4").
     image_tag_at: str = ""
+    image_line: int = 0  # the line of this file that names that image (FROM, image:), when known
+    origin: str = ""  # where the file's own release is written (``config.Target.origin``)
     # A Dockerfile stage's own ``RUN pip install vllm==X``: the vLLM its later commands run (over the image's).
     installed: object = None
     installed_at: str = ""  # where: "the RUN pip install at Dockerfile:7"
@@ -114,31 +118,57 @@ class Context:
 
     def version_from(self, image: str | None) -> str:
         """Where the release ``version_in`` gives is named, when not the file's."""
-        from vllm_lint.launch.launchers import image_release
-
         if self.explicit_version:
             return ""
         if self.installed is not None:
             return self.installed_at
-        if image_release(image) is None:
+        if image_version(image) is None:
             return ""
-        return f"the tag of the image {image}" + (f" (set at {self.image_tag_at})" if self.image_tag_at else "")
+        if self.image_tag_at:
+            return f"the tag of the image {image} (set at {self.image_tag_at})"
+        return f"the tag of the image {image}" + (f" at {self.path}:{self.image_line}" if self.image_line else "")
+
+    def version_origin(self, image: str | None) -> str:
+        """Where the release ``version_in`` gives is written, short (``Dockerfile:7``,
+        ``chart/values.yaml:4``, ``deploy.yaml:12``), when not the file's; "" otherwise."""
+        from vllm_lint.config import display_path
+
+        def shown(place: str) -> str:
+            path, colon, line = place.rpartition(":")
+            return f"{display_path(path)}:{line}" if colon and line.isdigit() else place
+
+        if self.explicit_version:
+            return ""
+        if self.installed is not None:
+            at = re.search(r" at (\S+:\d+)$", self.installed_at)
+            return shown(at.group(1)) if at else display_path(self.path)
+        if image_version(image) is None:
+            return ""
+        if self.image_tag_at:
+            return ", ".join(shown(place.strip()) for place in self.image_tag_at.split(","))
+        return f"{display_path(self.path)}:{self.image_line}" if self.image_line else display_path(self.path)
+
+    def image_names_no_release(self, image: str) -> bool:
+        """Commands in ``image`` run a vLLM neither the user nor the image's tag names (nor a
+        ``pip install`` before them): a custom or dev build, a rebuild tagged ``latest``, a
+        templated name.  Only upstream's ``vllm/vllm-openai`` untagged or ``latest`` is the newest."""
+        return not (self.explicit_version or self.installed is not None or image_version(image) is not None)
 
     def version_in(self, image: str | None):
         """The release a command running in ``image`` is checked against, unless the user chose
         one: the vLLM a Dockerfile stage installs, else the image tag's (``vllm/vllm-openai:v0.31.0``),
         else the file's."""
-        from vllm_lint.launch.launchers import image_release
-
         if self.explicit_version:
             return self.version
-        return self.installed or image_release(image) or self.version
+        return self.installed or image_version(image) or self.version
 
     # --------------------------------------------------------------- engines
 
-    def launch_words(self, words: list[Word], env: dict, env_open: bool, node=None, command_range=None) -> None:
+    def launch_words(self, words: list[Word], env: dict, env_open: bool, node=None, command_range=None, guarded: bool = False) -> None:
         from vllm_lint.launch.launchers import Launch, Script, find_launch
 
+        if not guarded:
+            self._pip_install(words)
         found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
             self.script_word(found.word, found.env, found.env_open)
@@ -149,6 +179,26 @@ class Context:
                 self.records[-1].words = list(words)
         elif self.framework_launches:
             self.framework_launch(words, command_range)
+
+    def _pip_install(self, words: list[Word]) -> None:
+        """``pip install vllm==X`` (``uv pip``, ``python -m pip``) in a script: the commands
+        after it run that release (a SkyPilot task's ``setup`` before its ``run``, a dstack
+        task's ``commands``), unless the user chose the version."""
+        from vllm_lint.launch.launchers import basename
+
+        if self.explicit_version or len(words) < 3 or any(word.text is None for word in words[:4]):
+            return
+        program = basename(words[0].text)
+        if not (program.startswith(("pip", "python")) or program == "uv"):
+            return
+        from vllm_lint.commandline.dockerfile import pip_installed_vllm
+
+        known = [word for word in words if word.text is not None]
+        installed = pip_installed_vllm(" ".join(shell_quoted(word.text) for word in known))
+        if installed is not None:
+            self.installed = installed
+            line = self.source.position(words[0].start)[0] if words[0].start >= 0 else None
+            self.installed_at = f"the pip install at {self.path}" + (f":{line}" if line else "")
 
     def framework_launch(self, words: list[Word], command_range=None) -> None:
         """An RL framework's entry point with Hydra overrides (``python3 -m verl.trainer.main_ppo k=v``)."""
@@ -194,7 +244,7 @@ class Context:
             if not editable:
                 for word in command.words:
                     word.extra["editable"] = False
-            self.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end))
+            self.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end), command.guarded)
 
         try:
             shell.analyse(text, on_command, mapper, state, multiline)
@@ -202,10 +252,27 @@ class Context:
             return  # an embedded script the shell would reject: vLLM never starts
 
     def add_launch(self, launch, command_range=None) -> None:
+        """A launch's engine, checked against the release it runs (a Ray job's runtime
+        environment may install its own)."""
+        anchor = self._anchor_span(launch.anchor)
+        saved = self.installed, self.installed_at
+        if launch.installs is not None and not self.explicit_version:
+            from vllm_lint.commandline.dockerfile import pip_installed_vllm
+
+            installed = pip_installed_vllm(f"pip install {shell_quoted(launch.installs)}")
+            if installed is not None:
+                line = self.source.position(launch.anchor[0].start)[0] if launch.anchor and launch.anchor[0].start >= 0 else None
+                self.installed = installed
+                self.installed_at = "the Ray job's runtime environment (pip) at " + f"{self.path}" + (f":{line}" if line else "")
+        try:
+            self._add_launch(launch, anchor, command_range)
+        finally:
+            self.installed, self.installed_at = saved
+
+    def _add_launch(self, launch, anchor, command_range=None) -> None:
         from vllm_lint.launch.flags import ParseFailure, interpret, word_origin
         from vllm_lint.launch.launchers import is_vllm_build
 
-        anchor = self._anchor_span(launch.anchor)
         version = self.version_in(launch.image or self.image)
         try:
             parsed = interpret(
@@ -220,6 +287,7 @@ class Context:
         self._record(parsed, launch.dialect.name, anchor, launch.env, launch.env_open, launch.args, command_range)
         self.records[-1].version = version
         self.records[-1].version_from = self.version_from(launch.image or self.image)
+        self.records[-1].version_origin = self.version_origin(launch.image or self.image)
         image = launch.image or self.image
         if image is not None and not is_vllm_build(image):
             self.records[-1].facts.extended_parser = True
@@ -316,7 +384,7 @@ class Context:
 
     def findings(self) -> tuple[list[Finding], NoqaReport]:
         """The findings no directive silences, and a report of the directives."""
-        from vllm_lint.checker import check_facts
+        from vllm_lint.checker import check_facts, describe_release
         from vllm_lint.commandline.fixes import build_disable_replay_fix, build_fix
         from vllm_lint.noqa import line_suppressions
 
@@ -325,7 +393,12 @@ class Context:
         result: list[Finding] = []
         seen: set[tuple] = set()
         for record in self.records:
-            for finding in check_facts([record.facts], [], record.version or self.version):
+            found = check_facts([record.facts], [], record.version or self.version)
+            describe_release(
+                found, record.version or self.version, record.version_origin or self.origin, self.path,
+                say=bool(record.version_origin) or not self.explicit_version,
+            )
+            for finding in found:
                 key = (finding.code, finding.span.line, finding.span.col, finding.message)
                 if key in seen:
                     continue
@@ -347,6 +420,9 @@ class Context:
                 except (ValueError, TypeError, KeyError, IndexError, AttributeError):  # pragma: no cover
                     finding.fix = finding.disable_replay_fix = None  # a fix we cannot compute is not offered
                 result.append(finding)
+        describe_release(
+            [finding for finding, _line in self.framework_findings], self.version, self.origin, self.path, say=not self.explicit_version
+        )
         for finding, noqa_line in self.framework_findings:
             key = (finding.code, finding.span.line, finding.span.col, finding.message)
             if key in seen:
@@ -361,6 +437,25 @@ class Context:
             result.append(finding)
         result.sort(key=lambda f: (f.span.line, f.span.col, f.code))
         return result, report
+
+
+def image_version(image: str | None):
+    """The release a vLLM image runs: its tag's (``vllm/vllm-openai:v0.31.0``); upstream's
+    ``vllm/vllm-openai`` untagged or ``latest`` is its newest release, which the newest the
+    rules know stands for; None for any other image, or a tag that names no release."""
+    from vllm_lint.launch.launchers import image_release, is_vllm_image
+    from vllm_lint.versions import NEWEST_VERSION
+
+    release = image_release(image)
+    if release is not None or image is None:
+        return release
+    tag = image.split("@", 1)[0].rpartition("/")[2].partition(":")[2]
+    return NEWEST_VERSION if is_vllm_image(image) and tag in ("", "latest") else None
+
+
+def shell_quoted(text: str) -> str:
+    """A word as one word of a command line (``vllm>=0.10,<0.11`` quoted)."""
+    return f'"{text}"' if re.search(r"[\s<>|&;]", text) else text
 
 
 def passed_through(word: Word, decided_after: set, source: Source | None):
@@ -407,6 +502,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     ctx.explicit_version = getattr(target, "explicit", False)
     ctx.framework_launches = framework_launch
     ctx.version_source = target[1]
+    ctx.origin = getattr(target, "origin", "")
     try:
         with reading(target):
             if framework_config:
@@ -426,6 +522,31 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     _spans_in_bytes(result.findings, text)
     result.frameworks = ctx.frameworks_applied
     return result
+
+
+def launch_releases(path: str, kind: str, version_for) -> list[tuple[int, object, str, bool]]:
+    """``--show-settings``: the release each launch of a command file runs, as ``check`` reads
+    it: ``(line, version, where it is named, whether the release is unknown)`` for each launch
+    whose release is not the file's (an image's tag, a ``pip install`` before it, a custom image)."""
+    from vllm_lint.sources import read_file
+
+    try:
+        text = read_file(path).decode("utf-8").removeprefix("\ufeff")
+    except (OSError, UnicodeDecodeError, MemoryError):
+        return []
+    target = version_for(path)
+    ctx = Context(Source(path, text), target[0], path, resolve_configs=kind == "shell")
+    ctx.explicit_version = getattr(target, "explicit", False)
+    try:
+        with reading(target):
+            analyse(ctx, kind)
+    except (ParseError, RecursionError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return []
+    found = []
+    for record in ctx.records:
+        if record.version_origin or record.facts.release_unknown:
+            found.append((record.facts.anchor.line, record.version or ctx.version, record.version_from or record.version_origin, record.facts.release_unknown))
+    return found
 
 
 def _review_config_fixes(kind: str, text: str, findings: list[Finding]) -> None:
@@ -568,6 +689,6 @@ def _shell_file(ctx: Context) -> None:
     text = ctx.source.text
 
     def on_command(command) -> None:
-        ctx.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end))
+        ctx.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end), command.guarded)
 
     shell.analyse(text, on_command, shell.Mapper(), shell.ShellState(), True)

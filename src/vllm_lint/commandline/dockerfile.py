@@ -17,28 +17,16 @@ command the container runs is ENTRYPOINT + CMD, as Docker composes them.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 
+from vllm_lint.dockerfiles import Instruction, argument_defaults, declared_arguments, exec_form, instructions, substituted
 from vllm_lint.facts import UNKNOWN
 from vllm_lint.launch import shell
-from vllm_lint.launch.launchers import is_vllm_image
+from vllm_lint.launch.launchers import is_vllm_build, is_vllm_image
 from vllm_lint.launch.words import JSON, NONE, Word, synthetic
 
-_INSTRUCTION = re.compile(r"^[ \t]*([A-Za-z]+)(?=[ \t]|$)[ \t]*")
-_DIRECTIVE = re.compile(r"^#[ \t]*([A-Za-z]+)[ \t]*=[ \t]*(\S+)[ \t]*$")
-_HEREDOC = re.compile(r"<<-?[ \t]*[\"']?([A-Za-z_][A-Za-z0-9_]*)")
 _ENV_PAIR = re.compile(r"^[ \t]*[A-Za-z_][A-Za-z0-9_.-]*=")
-
-
-@dataclass
-class Instruction:
-    keyword: str
-    text: str
-    offs: list[int]
-    start: int  # file offset of the keyword
-    heredoc: bool = False
 
 
 @dataclass
@@ -56,6 +44,9 @@ class Stage:
     env: dict[str, object] = field(default_factory=dict)
     env_open: bool = False
     args: set[str] = field(default_factory=set)
+    # Values ``$NAME`` has in the stage's instructions (the Dockerfile reference's variable
+    # substitution): ``ARG NAME=default``, a global ARG's default redeclared by ``ARG NAME``, ``ENV``.
+    values: dict[str, str] = field(default_factory=dict)
     entrypoint: Command | None = None
     cmd: Command | None = None
     cmd_inherited: bool = False
@@ -66,89 +57,15 @@ class Stage:
 
     def copy(self, name: str | None) -> Stage:
         return Stage(
-            name, dict(self.env), self.env_open, set(), self.entrypoint, self.cmd, True, self.shell_ok, self.image,
-            self.installed, self.installed_at,
+            name, dict(self.env), self.env_open, set(), {k: v for k, v in self.env.items() if isinstance(v, str)},
+            self.entrypoint, self.cmd, True, self.shell_ok, self.image, self.installed, self.installed_at,
         )
-
-
-def instructions(text: str) -> list[Instruction]:
-    lines = text.split("\n")
-    starts = []
-    offset = 0
-    for line in lines:
-        starts.append(offset)
-        offset += len(line) + 1
-    escape = "\\"
-    result: list[Instruction] = []
-    index = 0
-    in_directives = True
-    while index < len(lines):
-        line = lines[index].rstrip("\r")
-        stripped = line.strip()
-        if in_directives:
-            directive = _DIRECTIVE.match(stripped)
-            if directive:
-                if directive.group(1).lower() == "escape" and directive.group(2) in ("`", "\\"):
-                    escape = directive.group(2)
-                index += 1
-                continue
-            in_directives = False
-        if not stripped or stripped.startswith("#"):
-            index += 1
-            continue
-        match = _INSTRUCTION.match(line)
-        if not match:
-            index += 1
-            continue
-        keyword = match.group(1).upper()
-        chars: list[str] = []
-        offs: list[int] = []
-        column = match.end()
-        first = index
-        while True:
-            content = line[column:]
-            base = starts[index] + column
-            continued = False
-            trimmed = content.rstrip(" \t")
-            if trimmed.endswith(escape):
-                content = trimmed[:-1]
-                continued = True
-            chars.extend(content)
-            offs.extend(range(base, base + len(content)))
-            if not continued:
-                break
-            index += 1
-            while index < len(lines) and (not lines[index].strip() or lines[index].strip().startswith("#")):
-                index += 1
-            if index >= len(lines):
-                break
-            line = lines[index].rstrip("\r")
-            column = 0
-        text_value = "".join(chars)
-        instruction = Instruction(keyword, text_value, offs, starts[first] + len(lines[first]) - len(lines[first].lstrip()))
-        if keyword in ("RUN", "COPY", "ADD"):
-            heredoc = _HEREDOC.search(text_value)
-            if heredoc:
-                instruction.heredoc = True
-                delimiter = heredoc.group(1)
-                index += 1
-                while index < len(lines) and lines[index].rstrip("\r").strip() != delimiter:
-                    index += 1
-        result.append(instruction)
-        index += 1
-    return result
 
 
 def exec_words(text: str, offs: list[int]) -> list[Word] | None:
     """The words of an exec-form JSON array, located; None when it is not one (shell form)."""
-    stripped = text.strip()
-    if not stripped.startswith("["):
-        return None
-    try:
-        values = json.loads(stripped)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
+    values = exec_form(text)
+    if values is None:
         return None
     words: list[Word] = []
     index = text.index("[") + 1
@@ -199,16 +116,18 @@ def collect(ctx) -> None:
                 _finish(ctx, stage)
             stage = _from(ctx, instruction, stages, global_args)
             ctx.image = stage.image  # the commands of this stage run in its image
+            ctx.image_line = ctx.source.position(instruction.start)[0]
             ctx.installed, ctx.installed_at = stage.installed, stage.installed_at
             continue
         if stage is None:
             if keyword == "ARG":
-                for name, value in re.findall(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)=(\S+)", instruction.text):
-                    global_args[name] = value.strip("\"'")
+                global_args.update(argument_defaults(instruction.text))
             stage = Stage()
         if keyword == "ENV":
             _env(instruction, stage)
+            stage.values.update({k: v for k, v in stage.env.items() if isinstance(v, str)})
         elif keyword == "ARG":
+            declared_arguments(instruction.text, stage.values, global_args)
             for name in re.findall(r"(?:^|\s)([A-Za-z_][A-Za-z0-9_]*)", instruction.text):
                 stage.args.add(name)
         elif keyword == "SHELL":
@@ -220,7 +139,7 @@ def collect(ctx) -> None:
             for name in stage.args:
                 env.setdefault(name, UNKNOWN)
             _run(ctx, command, env, stage.env_open, stage.shell_ok)
-            installed = pip_installed_vllm(instruction.text)
+            installed = pip_installed_vllm(substituted(instruction.text, stage.values))
             if installed is not None:
                 stage.installed = ctx.installed = installed
                 stage.installed_at = ctx.installed_at = f"the RUN pip install at {ctx.path}:{ctx.source.position(instruction.start)[0]}"
@@ -253,12 +172,7 @@ def pip_installed_vllm(text: str):
 
 def _substituted(image: str, args: dict[str, str]) -> str:
     """``vllm/vllm-openai:v${VLLM_VERSION}`` with the defaults of the ARGs declared before FROM."""
-
-    def value(match: re.Match) -> str:
-        name = match.group(1) or match.group(2)
-        return args.get(name, match.group(0))
-
-    return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)", value, image)
+    return substituted(image, args)
 
 
 def _from(ctx, instruction: Instruction, stages: dict[str, Stage], global_args: dict[str, str] | None = None) -> Stage:
@@ -274,8 +188,9 @@ def _from(ctx, instruction: Instruction, stages: dict[str, Stage], global_args: 
         stage = base.copy(name)
     else:
         stage = Stage(name)
+        if is_vllm_build(image):
+            stage.image = image  # its tag may name the release
         if is_vllm_image(image):
-            stage.image = image
             start = instruction.offs[position]
             anchor = Word(image, start, start + len(written), style=NONE)
             stage.entrypoint = Command("exec", [synthetic("vllm", anchor), synthetic("serve", anchor)])
@@ -324,13 +239,30 @@ def _command(instruction: Instruction) -> Command:
 
 
 def _run(ctx, command: Command, env: dict[str, object], env_open: bool, shell_ok: bool) -> None:
+    before = len(ctx.records)
     if command.form == "exec":
         ctx.launch_words(command.words, env, env_open, None)
     elif command.form == "shell" and shell_ok:
         ctx.shell_script(command.text, command.offs, command.start, env, env_open, multiline=True)
+    _in_image(ctx, before)
+
+
+def _in_image(ctx, before: int) -> None:
+    """Commands in a rebuilt vLLM image whose tag names no release run its owner's build."""
+    if ctx.image is not None and ctx.image_names_no_release(ctx.image):
+        for record in ctx.records[before:]:
+            record.facts.release_unknown = True
 
 
 def _finish(ctx, stage: Stage) -> None:
+    before = len(ctx.records)
+    try:
+        _container_command(ctx, stage)
+    finally:
+        _in_image(ctx, before)
+
+
+def _container_command(ctx, stage: Stage) -> None:
     entrypoint, cmd = stage.entrypoint, stage.cmd
     if entrypoint is not None and entrypoint.form == "unknown":
         return

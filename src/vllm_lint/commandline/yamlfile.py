@@ -14,7 +14,8 @@
   ``vllm/vllm-openai`` runs ``vllm serve``; a ``beaker`` image's entrypoint
   is unknown.
 * docker compose (a top-level ``services``): ``entrypoint`` and ``command``
-  as strings (split like a shell would, without expansion) or lists;
+  as strings (split like a shell would, without expansion; a folded
+  ``command: >`` block too, its line breaks whitespace) or lists;
   ``environment`` as a mapping or a ``KEY=VALUE`` list; ``${VAR}``
   interpolation is unknown.
 * CI and launcher scripts: string values of ``run`` (GitHub Actions,
@@ -64,6 +65,9 @@ from vllm_lint.launch.words import (
 )
 from vllm_lint.launch.yamlsrc import (
     PLACEHOLDER,
+    mapping_entries as _merged,
+    mapping_value as _get,
+    scalar_value as _scalar,
     Templates,
     compose_all,
     scalar_offsets,
@@ -75,7 +79,7 @@ SCRIPT_KEYS = frozenset({"run", "script", "before_script", "after_script", "comm
 # `docker_server`), a benchmark scenario's `customCommand`, `build_commands`, `setup_script`.
 _SCRIPT_SUFFIXES = ("command", "commands", "cmd", "cmds", "script", "scripts")
 ENV_KEYS = frozenset({"env", "envs", "environment", "variables", "environment_variables"})
-_IMAGE_KEYS = frozenset({"image", "base_image", "image_id"})  # where a script's image is named
+_IMAGE_KEYS = frozenset({"image", "base_image", "image_id", "resources"})  # where a script's image is named
 CONFIG_MARKERS = frozenset(
     {
         "--return-sampling-mask",
@@ -111,46 +115,6 @@ def collect(ctx) -> None:
             reader.document(document)
 
 
-def _scalar(node) -> str | None:
-    import yaml
-
-    if isinstance(node, yaml.ScalarNode):
-        return node.value
-    return None
-
-
-def _merged(node) -> list:
-    """A mapping's entries, with those of ``<<: *anchor`` merge keys after (YAML merge keys)."""
-    import yaml
-
-    own = []
-    merged = []
-    for key_node, value_node in node.value:
-        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:merge":
-            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-            for source in sources:
-                if isinstance(source, yaml.MappingNode) and source is not node:
-                    merged.extend(source.value)
-        else:
-            own.append((key_node, value_node))
-    return own + [(k, v) for k, v in merged if not any(_same_key(k, o) for o, _ in own)]
-
-
-def _same_key(a, b) -> bool:
-    return getattr(a, "value", None) == getattr(b, "value", None)
-
-
-def _get(node, key: str):
-    import yaml
-
-    if not isinstance(node, yaml.MappingNode):
-        return None
-    for key_node, value_node in _merged(node):
-        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            return value_node
-    return None
-
-
 def _keys(node) -> set[str]:
     import yaml
 
@@ -167,6 +131,7 @@ class _Reader:
     def __init__(self, ctx, templates: Templates) -> None:
         self.ctx = ctx
         self.templates = templates
+        self._installed: dict[int, tuple] = {}  # per mapping: the vLLM its scripts installed so far
 
     # -------------------------------------------------------------- documents
 
@@ -179,6 +144,10 @@ class _Reader:
                 if isinstance(service, yaml.MappingNode):
                     self.compose_service(service)
             return
+        from vllm_lint.commandline.operators import kaito_config_map, production_stack_values
+
+        if kaito_config_map(self, root) or production_stack_values(self, root):
+            return  # a platform's map of a server's options
         if isinstance(root, yaml.MappingNode) and not keys & {"apiVersion", "kind"}:
             if self._config_document(root):
                 return
@@ -271,9 +240,12 @@ class _Reader:
                 if keys & _IMAGE_KEYS:
                     image = _image_of(current) or image
                     named = _named_image(current) or named
-                for key_node, value_node in current.value:
+                # A SkyPilot task's ``setup`` runs before its ``run``, wherever it is written.
+                skypilot = "setup" in keys and "run" in keys
+                entries = sorted(current.value, key=lambda item: _scalar(item[0]) != "setup") if skypilot else current.value
+                for key_node, value_node in entries:
                     key = _scalar(key_node)
-                    if key in SCRIPT_KEYS or (not container and _script_key(key, value_node)):
+                    if key in SCRIPT_KEYS or (skypilot and key == "setup") or (not container and _script_key(key, value_node)):
                         self.scripts(current, value_node, above or has_env, image, named)
                     elif isinstance(value_node, (yaml.MappingNode, yaml.SequenceNode)):
                         stack.append((value_node, above or has_env, image, named))
@@ -340,6 +312,9 @@ class _Reader:
             tokens = shell.lex(value)
         except shell.ShellSyntaxError:
             return None
+        # compose splits the string as shlex does: a line break (a literal block, or the one a
+        # folded ``command: >`` ends with) is whitespace there.
+        tokens = [token for token in tokens if not isinstance(token, shell.Newline)]
         if any(not isinstance(token, shell.RawWord) for token in tokens):
             return None  # operators: compose passes them as words; not followed
         words: list[Word] = []
@@ -366,7 +341,7 @@ class _Reader:
             image_node = _get(image_node, "docker")
         env, env_open = self.k8s_env(node, substitute=not beaker)
         image = _scalar(image_node)
-        rendered = self._helm_image(image, image_node)
+        rendered = self._helm_image(image, image_node) or self._kustomized_image(image)
         command = _get(node, "command")
         args = _get(node, "args")
         arguments = _get(node, "arguments")  # Beaker's name for args
@@ -402,6 +377,24 @@ class _Reader:
         written = self.ctx.source.text[image_node.start_mark.index : image_node.end_mark.index]
         rendered, self.ctx.image_tag_at = rendered_image_and_tag_source(written, self.ctx.path)
         return rendered
+
+    def _kustomized_image(self, image: str | None) -> str | None:
+        """The image the kustomizations that build this manifest give the container (their
+        ``images`` entry's ``newTag``/``newName``/``digest``); when overlays disagree on the
+        release, an image that names none (each overlay is one way to deploy it)."""
+        if image is None or PLACEHOLDER in image or self.ctx.path in ("-", "stdin", "<stdin>"):
+            return None
+        from vllm_lint.launch.kustomize import kustomized_images
+        from vllm_lint.launch.launchers import image_release
+
+        built = kustomized_images(image, self.ctx.path)
+        if not built:
+            return None
+        releases = {(version.major, version.minor) if version else None for version in (image_release(name) for name, _override in built)}
+        if len(releases) > 1:
+            return built[0][0].rpartition(":")[0] + ":overlays"  # no one release
+        self.ctx.image_tag_at = ", ".join(override.where for _name, override in built)
+        return built[0][0]
 
     def k8s_env(self, node, substitute: bool = True) -> tuple[dict[str, object], bool]:
         """``env`` (Kubernetes) or ``envVars`` (Beaker): ``name`` with ``value``; anything else is unknown."""
@@ -459,28 +452,27 @@ class _Reader:
         argv = [_compose_word(word) for word in argv]
         self._launch_in(image, argv, env, env_open, node)
 
-    def _launch_in(self, image: str | None, argv: list[Word], env: dict[str, object], env_open: bool, node) -> None:
+    def _launch_in(self, image: str | None, argv: list[Word], env: dict[str, object], env_open: bool, node, image_node=None) -> None:
         """Launch a container's command; a tagged vLLM image names the release it runs."""
         self.ctx.image = image
+        image_node = image_node or _get(node, "image") or _get(_get(node, "spec"), "image")
+        self.ctx.image_line = _line(image_node) if image_node is not None else 0
         before = len(self.ctx.records)
         try:
             self.ctx.launch_words(argv, env, env_open, node)
         finally:
             self.ctx.image = None
             self.ctx.image_tag_at = ""
+            self.ctx.image_line = 0
         self._release_of_image(image, before)
 
     def _release_of_image(self, image: str | None, before: int) -> None:
         """Commands that run in an image whose vLLM the file does not name (a custom or dev
         build, ``rocm/vllm-dev:open-mi300-08052025``, a templated name) run that image's
         release, not the one the folder pins: only what no known release accepts is reported
-        about their arguments.  ``vllm/vllm-openai`` untagged or ``latest`` is the newest."""
-        from vllm_lint.launch.launchers import image_release, is_vllm_build
-
-        if image is None or self.ctx.explicit_version or self.ctx.installed is not None or image_release(image) is not None:
-            return
-        tag = image.split("@", 1)[0].rpartition("/")[2].partition(":")[2]
-        if is_vllm_build(image) and tag in ("", "latest"):
+        about their arguments.  ``vllm/vllm-openai`` untagged or ``latest`` is the newest; a
+        rebuild's ``latest`` (``lmcache/vllm-openai:latest``) is whatever its owner built."""
+        if image is None or not self.ctx.image_names_no_release(image):
             return
         for record in self.ctx.records[before:]:
             record.facts.release_unknown = True
@@ -537,15 +529,20 @@ class _Reader:
                 env_open = True
         nodes = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
         self.ctx.image = image
+        # A mapping's scripts run one after another on one machine (SkyPilot's setup, then run):
+        # what an earlier one installs, later ones run.
+        self.ctx.installed, self.ctx.installed_at = self._installed.get(id(owner), (None, ""))
         before = len(self.ctx.records)
         try:
             for node in nodes:
                 if isinstance(node, yaml.ScalarNode) and PLACEHOLDER not in node.value:
                     offs = scalar_offsets(self.ctx.source.text, node)
                     self.ctx.shell_script(node.value, offs, node.start_mark.index, env, env_open, multiline=node.style == "|")
+            self._release_of_image(image or named, before)
         finally:
             self.ctx.image = None
-        self._release_of_image(image or named, before)
+            self._installed[id(owner)] = (self.ctx.installed, self.ctx.installed_at)
+            self.ctx.installed, self.ctx.installed_at = None, ""
 
     # ---------------------------------------------------------------- KubeAI
 
@@ -634,7 +631,7 @@ def _image_of(node) -> str | None:
 
     base = _get(node, "base_image")
     candidates = [_get(node, "image"), _get(base, "image") if isinstance(base, yaml.MappingNode) else base]
-    image_id = _scalar(_get(node, "image_id"))
+    image_id = _image_id(node)
     for candidate in candidates:
         text = _scalar(candidate)
         if text is not None and _vllm_image(text) and PLACEHOLDER not in text:
@@ -654,10 +651,17 @@ def _named_image(node) -> str | None:
         text = _scalar(candidate)
         if text is not None and text.strip():
             return text.strip()
-    image_id = _scalar(_get(node, "image_id"))
+    image_id = _image_id(node)
     if image_id is not None and image_id.startswith("docker:"):
         return image_id[7:].strip()
     return None
+
+
+def _image_id(node) -> str | None:
+    """SkyPilot's ``image_id``, of the task or of its ``resources`` (where the task YAML
+    reference puts it); None when ``resources`` lists several candidates (``any_of``)."""
+    image_id = _scalar(_get(node, "image_id")) or _scalar(_get(_get(node, "resources"), "image_id"))
+    return image_id
 
 
 def _kubeai_model(node) -> bool:

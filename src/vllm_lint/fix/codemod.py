@@ -105,8 +105,11 @@ class FixReplayConfig(CodemodCommand):
 
 
 def _version(text: str) -> Version:
-    """``text`` as a vLLM version; ``ValueError`` (a ``VersionError``) when it is not one."""
-    return Version.parse(text)
+    """``text`` as a vLLM release the rules know (a newer one: the newest rules); ``ValueError``
+    (a ``VersionError``) when it is not one."""
+    from vllm_lint.versions import target_version
+
+    return target_version(text)[0]
 
 
 def _target_version_argument(text: str) -> Version:

@@ -99,6 +99,9 @@ class VllmLintPlugin:
                 findings = analyze_tree(self.tree, target[0], self.filename, target[1])
         except (RecursionError, MemoryError):
             return
+        from vllm_lint.checker import describe_release
+
+        describe_release(findings, target[0], getattr(target, "origin", ""), self.filename, say=not getattr(target, "explicit", False))
         if self.settings is not None:
             from vllm_lint.settings import reported
 

@@ -13,8 +13,10 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
 * ``docker run [options] vllm/vllm-openai[:tag] FLAGS`` (the image's entrypoint is ``vllm serve``)
 * ``sh|bash -c SCRIPT``: the script is read as a shell script.
 * ``ray job submit [options] -- COMMAND``: the command runs as a Ray job, in the
-  cluster's environment and the job's runtime environment, not the shell's, so
-  its environment is unknown.  Without ``--`` the command is not followed.
+  cluster's environment and the job's runtime environment, not the shell's: the
+  variables ``--runtime-env-json '{"env_vars": {...}}'`` sets are known, the rest
+  is unknown, and a ``vllm`` its ``pip`` list installs is the release the job runs.
+  Without ``--`` the command is not followed.
 * ``sudo [options] [VAR=value ...] COMMAND``: without ``-E``/``--preserve-env``
   sudo starts the command in a fresh environment, so variables set before it
   do not reach vLLM; what the sudoers policy keeps is not visible, so the rest
@@ -32,10 +34,10 @@ from dataclasses import dataclass
 from vllm_lint.facts import ABSENT, UNKNOWN
 from vllm_lint.launch.flags import API_SERVER, DYNAMO, SERVE, Dialect
 from vllm_lint.launch.words import Word
-from vllm_lint.versions import Version, VersionError
+from vllm_lint.images import VLLM_IMAGE, image_release, is_vllm_build, is_vllm_image  # noqa: F401 - the names front ends import from here
 
-VLLM_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vllm/vllm-openai(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?$")
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
+_PIP = re.compile(r"^pip(?:\d+(?:\.\d+)?)?$")  # not an engine, but what it installs is the release later commands run
 _SHELLS = frozenset({"sh", "bash", "dash", "ash", "ksh"})
 _PYTHON_FLAGS_WITH_VALUE = frozenset({"-W", "-X", "--check-hash-based-pycs"})
 _RUNNERS = frozenset({"uv", "poetry", "pdm", "pixi", "hatch", "rye", "pipenv"})
@@ -53,6 +55,7 @@ class Launch:
     env: dict[str, object]
     env_open: bool
     image: str | None = None  # docker run's vLLM image, whose tag may name the release
+    installs: str | None = None  # the vLLM requirement a Ray job's runtime environment installs
 
 
 @dataclass
@@ -68,57 +71,26 @@ _WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "bui
 
 
 def might_launch(program: str) -> bool:
-    """A command starting with this word may start a vLLM engine (cheap, before expansion)."""
+    """A command starting with this word may start a vLLM engine, or install the vLLM later
+    commands run (cheap, before expansion)."""
     name = basename(program)
-    return name in _WRAPPERS or name in _SHELLS or name in _RUNNERS or _PYTHON.match(name) is not None
+    return name in _WRAPPERS or name in _SHELLS or name in _RUNNERS or _PYTHON.match(name) is not None or _PIP.match(name) is not None
 
 
 def basename(text: str) -> str:
     return text.rstrip("/").rsplit("/", 1)[-1]
 
 
-def is_vllm_image(text: str | None) -> bool:
-    return text is not None and VLLM_IMAGE.match(text) is not None
-
-
-# vLLM's server image rebuilt under another name (``<registry>/aibrix/vllm-openai:v0.10.2-...``,
-# ``lmcache/vllm-openai:...``, ``.../vllm-openai-aibrix-kvcache:v0.10.2-20251022``): its tag
-# still names the vLLM release it was built from.
-REBUILT_VLLM_IMAGE = re.compile(r"^(?:[\w.-]+(?::\d+)?/)*vllm-openai[\w.-]*(?::[\w.+-]+)?(?:@sha256:[0-9a-f]+)?$")
-_TAG_VERSION = re.compile(r"^v?\d+\.\d+(?:\.\d+)?(?:$|[-+_.])")
-_TAG_WORD_VERSION = re.compile(r"(?:^|[-_])v(\d+\.\d+(?:\.\d+)?)(?=$|[-_])")
-
-
-def is_vllm_build(image: str | None) -> bool:
-    """vLLM's server image, or a rebuild of it under another name."""
-    return image is not None and (is_vllm_image(image) or REBUILT_VLLM_IMAGE.match(image) is not None)
-
-
-def image_release(image: str | None) -> Version | None:
-    """The vLLM release a vLLM image's tag names (``vllm/vllm-openai:v0.31.0``, ``:0.31.0-cu128``,
-    a rebuild's ``aibrix/vllm-openai:v0.10.2-aibrix-v0.5.0``); None for another image, no tag,
-    or a tag that is not a version (``latest``, ``nightly``)."""
-    if not is_vllm_build(image):
-        return None
-    name = image.split("@", 1)[0]
-    repository, colon, tag = name.rpartition(":")
-    if not colon or "/" in tag:
-        return None
-    if not _TAG_VERSION.match(tag):
-        # A rebuild's tag may name the release after its own words (``aibrix-kvcache-v0.8.5-20250520``):
-        # one ``vX.Y[.Z]`` word, else no release.
-        found = _TAG_WORD_VERSION.findall(tag) if not is_vllm_image(image) else []
-        if len(found) != 1:
-            return None
-        tag = found[0]
-    try:
-        return Version.parse(tag)
-    except VersionError:
-        return None
-
-
 def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrappers=None) -> Launch | Script | None:
     """The engine (or the ``sh -c`` script) a command starts; ``wrappers`` finds project server modules."""
+    installs: list[str] = []  # what a Ray job's runtime environment installs with pip
+    found = _find_launch(words, env, env_open, wrappers, installs)
+    if installs and isinstance(found, Launch):
+        found.installs = installs[-1]
+    return found
+
+
+def _find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrappers, installs: list[str]) -> Launch | Script | None:
     env = dict(env)
     index = 0
     count = len(words)
@@ -195,7 +167,8 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrapp
             command = _ray_job_command(words, index + 1)
             if command is None:
                 return None
-            index, env, env_open = command, {}, True
+            index, env, env_open = command[0], command[1], True
+            installs.extend(command[2])
             continue
         if name in _RUNNERS and index + 1 < count and words[index + 1].text == "run":
             index += 2
@@ -218,15 +191,51 @@ def find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrapp
     return None
 
 
-def _ray_job_command(words: list[Word], index: int) -> int | None:
-    """``ray job submit [options] -- COMMAND``: the index of COMMAND, or None (another ray
-    command, or no ``--``: which words are options' values is not read)."""
+def _ray_job_command(words: list[Word], index: int) -> tuple[int, dict[str, object], list[str]] | None:
+    """``ray job submit [options] -- COMMAND``: the index of COMMAND, the variables its
+    ``--runtime-env-json`` sets (``{"env_vars": {...}}``: the job's runtime environment, over the
+    cluster's) and the vLLM its ``pip`` list installs; None for another ray command, or no
+    ``--`` (which words are options' values is not read)."""
     if [word.text for word in words[index : index + 2]] != ["job", "submit"]:
         return None
+    env: dict[str, object] = {}
+    installs: list[str] = []
     for position in range(index + 2, len(words)):
-        if words[position].text == "--" and not words[position].open:
-            return position + 1
+        text = words[position].text
+        if text == "--" and not words[position].open:
+            return position + 1, env, installs
+        value = None
+        if text == "--runtime-env-json" and position + 1 < len(words):
+            value = words[position + 1].text
+        elif text is not None and text.startswith("--runtime-env-json="):
+            value = text.partition("=")[2]
+        if value is not None:
+            variables, requirements = _runtime_env(value)
+            env.update(variables)
+            installs.extend(requirements)
     return None
+
+
+def _runtime_env(text: str) -> tuple[dict[str, object], list[str]]:
+    """A Ray runtime environment written as JSON: its ``env_vars`` (a value that is not a
+    string is unknown) and the vLLM requirements of its ``pip`` (a list, or ``{"packages": [...]}``);
+    nothing for JSON that cannot be read."""
+    import json
+
+    from vllm_lint.facts import UNKNOWN
+
+    try:
+        runtime_env = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}, []
+    if not isinstance(runtime_env, dict):
+        return {}, []
+    variables = runtime_env.get("env_vars")
+    found = {str(name): value if isinstance(value, str) else UNKNOWN for name, value in variables.items()} if isinstance(variables, dict) else {}
+    pip = runtime_env.get("pip")
+    packages = pip.get("packages") if isinstance(pip, dict) else pip
+    requirements = [item for item in packages if isinstance(item, str) and "vllm" in item.lower()] if isinstance(packages, list) else []
+    return found, requirements
 
 
 # sudo's options that take a value (-u user, --group=group, ...); the others are flags.

@@ -767,6 +767,9 @@ class Command:
     env_open: bool
     start: int  # file offsets of the command's first and last word
     end: int
+    # The command may not run when the script does: in an ``if``, ``case``, loop, function or
+    # subshell, or after ``||`` (``pip show vllm || pip install vllm==0.8.3``).
+    guarded: bool = False
 
 
 @dataclass
@@ -890,6 +893,7 @@ class Interpreter:
         self.functions: dict[str, set[str]] = {}
         self._calls: dict[str, bool] = {}
         self.frames: list[_Frame] = []
+        self._guarded = False
         self._assigned_after: list[tuple[int, set[str]]] | None = None
 
     # ---------------------------------------------------------------- driver
@@ -904,11 +908,14 @@ class Interpreter:
         mode = "normal"  # normal | header (for ... do) | case-header | case-pattern
         pending_function: str | None = None
         conditional: ShellState | None = None  # state before a command after && / ||
+        after_or = False  # the command follows ``||``: it runs only when the one before fails
         in_pipeline = False
         pipeline_state: ShellState | None = None
 
         def flush(terminator: str | None) -> None:
-            nonlocal words, assignments, at_start, conditional, in_pipeline, pipeline_state
+            nonlocal words, assignments, at_start, conditional, in_pipeline, pipeline_state, after_or
+            self._guarded = bool(self.frames) or after_or
+            after_or = terminator == "||"
             if words or assignments:
                 background = terminator == "&"
                 piped = terminator in ("|", "|&") or in_pipeline
@@ -1181,7 +1188,7 @@ class Interpreter:
             env[var] = env_value(assignment_value(raw, skip, state))
         start = self.mapper(raws[0].start)
         last = self.mapper(raws[-1].end - 1)
-        self.on_command(Command(words, env, env_open, start, last + 1 if last >= 0 else start))
+        self.on_command(Command(words, env, env_open, start, last + 1 if last >= 0 else start, self._guarded))
 
     def _value(self, name: str, raw: RawWord, skip: int, append: bool | None = None) -> object:
         """The value ``NAME=value``, ``NAME+=value`` or ``NAME=( ... )`` gives NAME."""

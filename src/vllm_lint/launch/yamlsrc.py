@@ -331,3 +331,46 @@ def strip_templates(text: str, jinja: bool = False) -> tuple[str, Templates]:
         return "\n".join(lines)
 
     return (_TEMPLATE if jinja else _HELM_TEMPLATE).sub(placeholder, stripped), templates
+
+
+# Reading composed YAML nodes (the front ends' YAML readers share these).
+
+
+def scalar_value(node) -> str | None:
+    import yaml
+
+    if isinstance(node, yaml.ScalarNode):
+        return node.value
+    return None
+
+
+def mapping_entries(node) -> list:
+    """A mapping's entries, with those of ``<<: *anchor`` merge keys after (YAML merge keys)."""
+    import yaml
+
+    own = []
+    merged = []
+    for key_node, value_node in node.value:
+        if isinstance(key_node, yaml.ScalarNode) and key_node.tag == "tag:yaml.org,2002:merge":
+            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
+            for source in sources:
+                if isinstance(source, yaml.MappingNode) and source is not node:
+                    merged.extend(source.value)
+        else:
+            own.append((key_node, value_node))
+    return own + [(k, v) for k, v in merged if not any(same_key(k, o) for o, _ in own)]
+
+
+def same_key(a, b) -> bool:
+    return getattr(a, "value", None) == getattr(b, "value", None)
+
+
+def mapping_value(node, key: str):
+    import yaml
+
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for key_node, value_node in mapping_entries(node):
+        if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+            return value_node
+    return None

@@ -546,7 +546,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         if self._guards is None:
             from vllm_lint.python.guards import Guards
 
-            self._guards = Guards(self.tree)
+            self._guards = Guards(self.tree, self.path, self.project)
         return self._guards.of(test) if self._guards.active else None
 
     def _guarded_branches(self, arms: list, guard) -> None:

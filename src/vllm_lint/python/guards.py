@@ -12,10 +12,12 @@ the arm it selects runs only on the releases where the test can be true, the
 other arm where it can be false.  Recognised:
 
 * comparisons of the installed version with a literal: ``vllm.__version__``
-  (a string, compared as Python compares strings), ``Version(...)`` /
+  (a string, compared as Python compares strings; also ``vllm.version.__version__``
+  and ``from vllm.version import __version__``), ``Version(...)`` /
   ``version.parse(...)`` of it (``packaging``), ``importlib.metadata.version("vllm")``,
   ``.release`` against a tuple; names assigned one of these, and names assigned
-  such a comparison (``VLLM_GE_0_10 = ...``);
+  such a comparison (``VLLM_GE_0_10 = ...``), here or in a project module this one
+  imports them from (``from .compat import VLLM_GE_0_13``);
 * ``"task" in inspect.signature(LLM).parameters`` (or ``LLM.__init__``) and
   ``hasattr(EngineArgs, "task")``: the releases whose constructor has the keyword;
 * ``and``, ``or``, ``not`` of these.
@@ -74,21 +76,28 @@ def _or(a: frozenset | None, b: frozenset | None) -> frozenset | None:
 class Guards:
     """The guards of one module; built once, read by the analyzer at each ``if``."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, path: str | None = None, project=None, depth: int = 0) -> None:
         self.vllm_modules: set[str] = set()
+        self.version_modules: set[str] = set()  # names bound to vllm.version (``from vllm import version``)
         self.version_names: dict[str, str] = {}  # name -> "str" | "parsed" | "tuple"
         self.guard_names: dict[str, Guard] = {}
         statements = list(_statements(tree.body))
         for node in statements:
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    if alias.name == "vllm":
+                    if alias.name == "vllm" or (alias.name in _VERSION_MODULES and alias.asname is None):
                         self.vllm_modules.add(alias.asname or "vllm")
-            elif isinstance(node, ast.ImportFrom) and node.module == "vllm" and node.level == 0:
+                    elif alias.name in _VERSION_MODULES:
+                        self.version_modules.add(alias.asname)
+            elif isinstance(node, ast.ImportFrom) and node.module in ("vllm", *_VERSION_MODULES) and node.level == 0:
                 for alias in node.names:
-                    if alias.name == "__version__":
+                    if alias.name == "__version__":  # from vllm import / from vllm.version import __version__
                         self.version_names[alias.asname or alias.name] = "str"
-        if not self.vllm_modules and not self.version_names and "metadata" not in _source_names(tree):
+                    elif node.module == "vllm" and alias.name in ("version", "_version"):
+                        self.version_modules.add(alias.asname or alias.name)
+            elif isinstance(node, ast.ImportFrom) and project is not None and path and depth < MAX_IMPORT_DEPTH:
+                self._imported(node, path, project, depth)
+        if not self.active and "metadata" not in _source_names(tree):
             return
         # Assignments, in order, twice: a name may be defined from another one assigned later in the text.
         assignments = [node for node in statements if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None]
@@ -108,7 +117,23 @@ class Guards:
 
     @property
     def active(self) -> bool:
-        return bool(self.vllm_modules or self.version_names)
+        return bool(self.vllm_modules or self.version_names or self.version_modules or self.guard_names)
+
+    def _imported(self, node: ast.ImportFrom, path: str, project, depth: int) -> None:
+        """Guards and versions a project module computes and this one imports
+        (``from .compat import VLLM_GE_0_13, VLLM_VERSION``)."""
+        found = project.find(path, node.module, node.level)
+        if found is None:
+            return
+        other = module_guards(found, project, depth + 1)
+        if other is None:
+            return
+        for alias in node.names:
+            name = alias.asname or alias.name
+            if alias.name in other.guard_names:
+                self.guard_names[name] = other.guard_names[alias.name]
+            elif alias.name in other.version_names:
+                self.version_names[name] = other.version_names[alias.name]
 
     # ------------------------------------------------------------ the version
 
@@ -117,8 +142,10 @@ class Guards:
         if isinstance(node, ast.Name):
             return self.version_names.get(node.id)
         if isinstance(node, ast.Attribute):
-            if node.attr == "__version__" and isinstance(node.value, ast.Name) and node.value.id in self.vllm_modules:
+            if node.attr == "__version__" and isinstance(node.value, ast.Name) and node.value.id in self.vllm_modules | self.version_modules:
                 return "str"
+            if node.attr == "__version__" and _dotted(node.value) in {f"{name}.{tail}" for name in self.vllm_modules for tail in ("version", "_version")}:
+                return "str"  # vllm.version.__version__
             if node.attr in ("release", "_version") and self._version_kind(node.value) == "parsed":
                 return "tuple" if node.attr == "release" else None
             if node.attr in ("version",) and _is_distribution(node.value):
@@ -227,6 +254,34 @@ class Guards:
 
 
 _BODIES = ("body", "orelse", "handlers", "finalbody", "cases")
+_VERSION_MODULES = ("vllm.version", "vllm._version")  # where vLLM's own __version__ is defined
+MAX_IMPORT_DEPTH = 2  # a compat module may import its version from another one
+_MODULE_GUARDS: dict[tuple, Guards | None] = {}
+
+
+def module_guards(path: str, project, depth: int = 1) -> Guards | None:
+    """The guards a project module computes (read once per text)."""
+    data = project.source_bytes(path)
+    if data is None or b"vllm" not in data and b"import" not in data:
+        return None
+    key = (path, len(data), hash(data), depth)
+    if key not in _MODULE_GUARDS:
+        try:
+            tree = ast.parse(data)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            _MODULE_GUARDS[key] = None
+        else:
+            _MODULE_GUARDS[key] = Guards(tree, path, project, depth)
+    return _MODULE_GUARDS[key]
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        head = _dotted(node.value)
+        return f"{head}.{node.attr}" if head else None
+    return None
 
 
 def _statements(body: list):
