@@ -55,6 +55,8 @@ class Finding:
     settings: tuple = ()
     # VLM4xx: every engine argument the check read, written or not (``vllm-lint explain``).
     reads: tuple = ()
+    # A notebook's finding: the cell it is in (``span`` counts lines within the cell).
+    cell: int | None = None
 
     @property
     def text(self) -> str:
