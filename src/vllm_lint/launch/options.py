@@ -69,8 +69,8 @@ def option_kind(option: str, version: Version) -> str | None:
     """The option's kind in the release; for a release the table lacks (before 0.28), its kind in
     the oldest release the table has it in (whether an option takes a value rarely changes)."""
     table = serve_options(version)
-    if table is not None:
-        return table.get(option)
+    if table is not None and option in table:
+        return table[option]
     data = _load()
     kinds = data["options"].get(option)
     if isinstance(kinds, list):
