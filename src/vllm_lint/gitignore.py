@@ -27,6 +27,7 @@ class Pattern:
     match: object  # a compiled regex's ``fullmatch``, for the path below ``base``
     negated: bool
     directories_only: bool
+    regex: str = ""
 
 
 def parse(text: str, base: str = "") -> list[Pattern]:
@@ -66,7 +67,7 @@ def _pattern(line: str, base: str) -> Pattern | None:
         compiled = re.compile(regex, re.DOTALL)
     except re.error:
         return None  # git skips a pattern it cannot read
-    return Pattern(base, compiled.fullmatch, negated, directories_only)
+    return Pattern(base, compiled.fullmatch, negated, directories_only, regex)
 
 
 def _translate(pattern: str) -> str:
@@ -172,9 +173,31 @@ class Ignore:
     def __init__(self, top: str, patterns: tuple[Pattern, ...]) -> None:
         self.top = top  # the repository's top folder
         self.patterns = patterns
+        # Without a ``!`` pattern the order does not matter: one regex per folder and kind of pattern.
+        self._combined: list[tuple[str, bool, object]] | None = None
+        if not any(pattern.negated for pattern in patterns):
+            groups: dict[tuple[str, bool], list[str]] = {}
+            for pattern in patterns:
+                groups.setdefault((pattern.base, pattern.directories_only), []).append(pattern.regex)
+            self._combined = [
+                (base, directories_only, re.compile("|".join(f"(?:{r})" for r in regexes), re.DOTALL).fullmatch)
+                for (base, directories_only), regexes in groups.items()
+            ]
 
     def ignored(self, relative: str, is_dir: bool) -> bool:
         """``relative``: the path from the repository's top folder, ``/``-separated."""
+        if self._combined is not None:
+            for base, directories_only, match in self._combined:
+                if directories_only and not is_dir:
+                    continue
+                if base:
+                    if not relative.startswith(base + "/"):
+                        continue
+                    if match(relative[len(base) + 1 :]):
+                        return True
+                elif match(relative):
+                    return True
+            return False
         for pattern in reversed(self.patterns):
             if pattern.directories_only and not is_dir:
                 continue
