@@ -214,6 +214,10 @@ def test_notebook_cells_are_checked_and_findings_placed_in_their_cell(tmp_path, 
     assert lines[0].startswith("rollouts.ipynb:cell 3:1:7: VLM105 ")
     assert any(line.startswith("rollouts.ipynb:cell 5:1:") for line in lines)
     assert "--not-an-option" not in out  # a %%bash cell is not Python
+    # The same with worker processes.
+    (tmp_path / "second.ipynb").write_text(text)
+    assert run("--output-format", "concise", "--target-version", "0.33", "-j", "2", "rollouts.ipynb", "second.ipynb")[1].count("VLM105") == 2
+    (tmp_path / "second.ipynb").unlink()
     records = json.loads(run("--output-format", "json", "--target-version", "0.33", ".")[1])
     assert {record["cell"] for record in records} == {3, 5}
     assert all(record["fix"] is None for record in records)
