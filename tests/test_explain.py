@@ -835,3 +835,27 @@ def test_a_framework_launch_lists_what_the_framework_passes_to_a_start_up_check(
     # A clean launch reads nothing extra: no start-up finding, no rows added for one.
     clean = engines(capsys, str(ROOT / "testdata/frameworks/verl/run_startup_checks.sh:9"), "--target-version", "0.34")
     assert clean[0]["findings"] == [] and "enable_sleep_mode" not in clean[0]["settings"]
+
+
+# ------------------------------------------------------------------ flags as argparse reads them
+
+
+@pytest.mark.parametrize("release", ["0.10", "0.33"])
+def test_flags_are_read_as_argparse_reads_them(capsys, release):
+    settings = only(capsys, "serve_flags.sh", "--target-version", release)["settings"]
+    assert settings["disable_log_stats"]["value"] is True  # not the inverse of an --enable- flag
+    # --disable-log-requests sets enable_log_requests=False from 0.33, disable_log_requests before.
+    requests = "enable_log_requests" if release == "0.33" else "disable_log_requests"
+    assert settings[requests]["value"] is (release != "0.33")
+    assert settings["enable_prefix_caching"]["value"] is True  # the last of the two wins
+    assert settings["enable_prefix_caching"]["origin"]["line"] == 9
+    assert settings["trust_remote_code"]["value"] is True
+    assert settings["max_model_len"]["state"] == "unknown"  # "$MAX_LEN": not known here
+
+
+def test_one_popen_is_one_report_and_an_environment_value_is_unknown(capsys):
+    report = only(capsys, "popen_server.py", "--target-version", "0.33")
+    settings = report["settings"]
+    assert settings["model"] == {**settings["model"], "state": "known", "value": "Qwen/Qwen3-4B"}
+    assert settings["max_model_len"]["state"] == "unknown"  # os.environ[...]
+    assert settings["enforce_eager"]["value"] is True

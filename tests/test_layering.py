@@ -42,13 +42,13 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("python", "commandline", "frameworks"),
     # what the front ends share: launch commands, edits of text, YAML structure and argv lists, sources
     ("launch", "commandline.fixes", "commandline.kinds", "fix.argv", "fix.encoding", "fix.structure", "fix.text",
-     "sources", "noqa"),
+     "sources", "noqa", "notebook"),
     # facts to findings
     ("checker", "config"),
     ("rules",),
     # data every layer reads
     ("__init__", "facts", "findings", "versions", "runner", "pins", "dockerfiles", "images", "tomlfiles", "excludes", "columns", "style",
-     "launch.schema", "launch.schemadata"),
+     "launch.schema", "launch.schemadata", "gitignore"),
 )
 
 

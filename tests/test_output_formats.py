@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -283,3 +284,69 @@ def test_colour_only_on_a_terminal_or_when_forced(tmp_path, monkeypatch):
     _, plain = run("train.py")
     assert "\x1b" not in plain
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == plain  # the same text, coloured
+
+
+def test_json_lines_is_one_json_record_a_line(workspace):
+    code, out = run("--output-format", "json-lines", ".")
+    assert code == 1
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records == json.loads(run("--output-format", "json", ".")[1])
+    assert any(record["code"] is None and "syntax error" in record["message"] for record in records)
+    assert all(record["fix"] for record in records if record["code"] == "VLM104")  # the fixes, as in json
+
+
+def test_gitlab_code_quality_report(workspace, monkeypatch):
+    monkeypatch.setenv("CI_PROJECT_DIR", str(workspace))
+    code, out = run("--output-format", "gitlab", str(workspace))
+    assert code == 1
+    issues = json.loads(out)
+    assert len(issues) == 9  # 8 findings, and the file that does not parse
+    for issue in issues:
+        assert set(issue) >= {"check_name", "description", "fingerprint", "severity", "location"}
+        assert issue["severity"] in ("info", "minor", "major", "critical", "blocker")
+        assert not os.path.isabs(issue["location"]["path"])  # relative to the project
+        assert (workspace / issue["location"]["path"]).exists()
+        where = issue["location"].get("positions", {}).get("begin") or {"line": issue["location"]["lines"]["begin"]}
+        assert _is_int(where["line"])
+    fingerprints = [issue["fingerprint"] for issue in issues]
+    assert len(set(fingerprints)) == len(fingerprints)
+    # A finding keeps its fingerprint when lines above it move.
+    engines = workspace / "engines.py"
+    engines.write_text("# a new first line\n" + engines.read_text())
+    moved = json.loads(run("--output-format", "gitlab", str(workspace))[1])
+    assert {issue["fingerprint"] for issue in moved} == set(fingerprints)
+
+
+def test_junit_report(workspace):
+    from xml.etree import ElementTree
+
+    code, out = run("--output-format", "junit", ".")
+    assert code == 1
+    suites = ElementTree.fromstring(out.split("\n", 1)[1])
+    assert suites.tag == "testsuites" and suites.get("tests") == "9"
+    assert suites.get("failures") == "8" and suites.get("errors") == "1"
+    cases = suites.findall("testsuite/testcase")
+    assert len(cases) == 9
+    failure = next(case for case in cases if case.find("failure") is not None)
+    assert failure.get("name").startswith("vllm-lint.VLM") and failure.get("line").isdigit()
+    assert failure.find("failure").get("message")
+    assert any(case.find("error") is not None for case in cases)
+    # Nothing found: one passing test case.
+    clean = ElementTree.fromstring(run("--output-format", "junit", "--select", "VLM201", "engines.py")[1].split("\n", 1)[1])
+    assert clean.get("tests") == "1" and clean.get("failures") == "0"
+
+
+def test_pylint_parseable_lines(workspace):
+    code, out = run("--output-format", "pylint", ".")
+    assert code == 1
+    lines = out.splitlines()
+    assert len(lines) == 9
+    for line in lines:
+        assert re.match(r"^.+:\d+: \[(VLM\d{3}|cannot-parse)\] \S", line), line
+
+
+def test_output_file(workspace):
+    code, out = run("--output-format", "concise", "-o", "reports/vllm-lint.txt", ".")
+    assert code == 1 and out == ""
+    report = (workspace / "reports" / "vllm-lint.txt").read_text()
+    assert "engines.py:" in report and "Found 8 errors." in report

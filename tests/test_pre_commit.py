@@ -130,3 +130,32 @@ def test_try_repo_fails_on_a_bad_file_and_passes_after_the_fix(tmp_path):
     output = outputs["after"]
     assert codes["after"] == 0, output
     assert _status(output, "vllm-lint") == "Passed" and _status(output, "vllm-lint (fix)") == "Passed", output
+
+
+def test_the_documented_local_hooks(tmp_path):
+    """The ``repo: local`` hooks docs/usage.md gives, run by pre-commit with the vllm-lint installed
+    beside this Python: the check fails on a bad file, the fix hook fixes it and fails (files
+    changed), then both pass."""
+    import re
+
+    usage = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+    config = next(block for block in re.findall(r"```yaml\n(.*?)```", usage, flags=re.S) if "repo: local" in block)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "repo: local" in readme and "github.com/vllm-lint/vllm-lint\n    rev:" not in readme
+    env = {**os.environ, **GIT_ENV, "PATH": str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")}
+    env["PRE_COMMIT_HOME"] = str(tmp_path / "cache")
+    bad = b'from vllm import LLM\n\nllm = LLM("Qwen/Qwen3-4B", return_sampling_mask=True)\n'
+    work = _repository(tmp_path / "work", {"train.py": bad, ".pre-commit-config.yaml": config.encode()}, env)
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+            cwd=work, env=env, capture_output=True, text=True, timeout=300,
+        )
+
+    first = run()
+    assert first.returncode == 1, first.stdout
+    assert "VLM105" in first.stdout
+    assert b'logprobs_mode="processed_logprobs"' in (work / "train.py").read_bytes()
+    second = run()
+    assert second.returncode == 0, second.stdout

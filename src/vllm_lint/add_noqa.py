@@ -141,6 +141,9 @@ def add_noqa(results, version_for, err) -> int:
         findings = [f for f in result.findings if f.code != UNUSED_NOQA]
         if not findings or result.source is None or result.error is not None:
             continue
+        if result.kind == "notebook":
+            err.write(f"vllm-lint: warning: {result.path}: notebooks are not edited; add `# noqa: CODE` in the cell\n")
+            continue
         kind = result.kind or ("python" if result.is_python else None)
         try:
             data = read_file(result.path)

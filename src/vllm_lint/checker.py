@@ -144,10 +144,29 @@ def _in_every_release(per_release: list[list[Finding]], releases: list[Version])
         if any((t.origin, t.fix_action, t.rename) != (finding.origin, finding.fix_action, finding.rename) for t in same):
             finding = replace(finding, origin=None, fix_action=None, fix_safety=None, rename=None)
         message = _releases_message([t.message for t in same], releases)
+        listed = _merged_list(same)
+        if listed is not None:
+            message = _releases_message([t.message.rsplit("; ", 1)[0] for t in same], releases) + "; " + listed
         if message != finding.message:
             finding = replace(finding, message=message)
         result.append(finding)
     return result
+
+
+def _merged_list(findings: list[Finding]) -> str | None:
+    """The end of a merged message that lists values (``Finding.listed``): the values every
+    release accepts ("common"), or those any release has ("any"); None when not such a message."""
+    first = findings[0]
+    if not first.listed_text or any((f.listed_text, f.listed_merge) != (first.listed_text, first.listed_merge) for f in findings):
+        return None
+    newest = findings[-1].listed
+    if first.listed_merge == "common":
+        values = [value for value in newest if all(value in f.listed for f in findings)]
+        if not values:
+            return "no value is valid in all of them"
+    else:
+        values = list(dict.fromkeys(value for f in reversed(findings) for value in f.listed))
+    return first.listed_text.format(", ".join(repr(v) if first.listed_merge == "common" else str(v) for v in values))
 
 
 def _releases_message(messages: list[str], releases: list[Version]) -> str:

@@ -21,6 +21,16 @@ from vllm_lint import __version__
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
+DESCRIPTION = (
+    "Static checks and fixes for code and launch files that configure vLLM engines (Python, shell scripts, "
+    "Dockerfiles, Kubernetes/compose/Helm YAML, vLLM --config files, notebooks, RL framework configs): every "
+    "engine argument against the vLLM release each file runs on (unknown, removed or renamed arguments, invalid "
+    "choices and bounds), the start-up checks vLLM makes between arguments, and sampling distribution replay's "
+    "requirements. No GPU and no vLLM needed."
+)
+# --output-format's choices (output.FORMATS, not imported here: the parser is built before any check).
+OUTPUT_FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "gitlab", "junit", "pylint", "sarif")
+
 
 def _positive(text: str) -> int:
     try:
@@ -35,12 +45,21 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vllm-lint",
-        description="Find vLLM sampling distribution replay configurations that vLLM rejects.",
+        description=DESCRIPTION,
+        epilog="`vllm-lint COMMAND --help` describes a command's options; docs/usage.md has them all.",
     )
     parser.add_argument("--version", action="version", version=f"vllm-lint {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.commands = commands.choices  # name -> the command's parser, for its usage errors
 
-    check = commands.add_parser("check", help="lint files and folders")
+    check = commands.add_parser(
+        "check",
+        help="lint files and folders: engine arguments per release, start-up checks, replay",
+        description="Check every engine construction and vLLM launch in the files: arguments the release does not "
+        "have (with documented renames), values outside their choices or bounds, the checks vLLM makes between "
+        "arguments at start-up, and sampling distribution replay's requirements. Folders are walked, skipping "
+        "what .gitignore and the excludes name.",
+    )
     check.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .); - reads stdin")
     check.add_argument("--target-version", metavar="X.Y[.Z]", help="vLLM release to check against (e.g. 0.33)")
     check.add_argument("--select", action="append", metavar="CODES", help="codes or prefixes to report (comma-separated)")
@@ -55,9 +74,36 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="GLOBS",
         help="glob patterns of paths to skip, matched against each path component (comma-separated, repeatable)",
     )
+    check.add_argument(
+        "--extend-exclude",
+        action="append",
+        metavar="GLOBS",
+        help="glob patterns of paths to skip, in addition to --exclude or the configured exclude (comma-separated, repeatable)",
+    )
     check.add_argument("--force-exclude", action="store_true", help="apply excludes to paths named on the command line too")
-    check.add_argument("--output-format", choices=("text", "concise", "full", "json", "github", "sarif"), default="text")
+    check.add_argument(
+        "--respect-gitignore",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="skip what .gitignore files, .git/info/exclude and git's core.excludesFile ignore (default: on)",
+    )
+    check.add_argument(
+        "--per-file-ignores",
+        action="append",
+        metavar="GLOB:CODES",
+        help="codes to skip in the files a glob matches, replacing the configured per-file-ignores "
+        "(e.g. 'tests/*:VLM2,VLM301'; repeatable)",
+    )
+    check.add_argument(
+        "--extend-per-file-ignores",
+        action="append",
+        metavar="GLOB:CODES",
+        help="as --per-file-ignores, in addition to the configured ones",
+    )
+    check.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text", help="how findings are printed (default: text)")
+    check.add_argument("-o", "--output-file", metavar="PATH", help="write the report to this file instead of standard output")
     check.add_argument("--statistics", action="store_true", help="count findings per rule")
+    check.add_argument("--show-files", action="store_true", help="list the files that would be checked, then exit")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--show-settings", action="store_true", help="print the settings used for the first path, then exit")
     check.add_argument("--config", metavar="PYPROJECT", help="read [tool.vllm-lint] from this file")
@@ -65,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--fix", action="store_true", help="apply safe fixes")
     check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff: also apply unsafe fixes")
     check.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
+    check.add_argument("--show-fixes", action="store_true", help="with --fix or --diff: list each finding fixed, where it was")
+    check.add_argument(
+        "--exit-non-zero-on-fix", action="store_true", help="with --fix: exit 1 when a file was fixed, even if nothing remains"
+    )
     check.add_argument(
         "--fix-mode",
         choices=("keep-replay", "disable-replay"),
@@ -102,14 +152,20 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------- discovery
 
 
-def discover(paths: list[str], excludes: list[str], force_exclude: bool, errors: list) -> list[tuple[str, str]]:
-    """(path, kind) for every file the linter reads, in a stable order."""
+def discover(
+    paths: list[str], excludes: list[str], force_exclude: bool, errors: list, gitignore: bool = False, skipped: list | None = None
+) -> list[tuple[str, str]]:
+    """(path, kind) for every file the linter reads, in a stable order.  ``gitignore``: folders
+    are walked without what git ignores (``vllm_lint.gitignore``), and so are named paths with
+    ``force_exclude``.  ``skipped`` receives (path, reason) for each path named on the command
+    line that is not checked."""
     from vllm_lint.excludes import is_excluded
     from vllm_lint.findings import FileError
     from vllm_lint.lint import file_kind
 
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
+    skipped = skipped if skipped is not None else []
 
     def add(path: str, kind: str | None) -> None:
         if kind is None:
@@ -124,18 +180,43 @@ def discover(paths: list[str], excludes: list[str], force_exclude: bool, errors:
             add(root, "python")
             continue
         if force_exclude and is_excluded(root, excludes):
+            skipped.append((root, "excluded (--force-exclude)"))
             continue
+        if force_exclude and gitignore and (os.path.exists(root) or os.path.islink(root)):
+            from vllm_lint.gitignore import ignored_path
+
+            if ignored_path(root):
+                skipped.append((root, "ignored by git (--force-exclude)"))
+                continue
         if os.path.isdir(root):
-            _walk(root, excludes, add, errors)
+            _walk(root, excludes, add, errors, gitignore)
         elif os.path.exists(root) or os.path.islink(root):
-            kind = file_kind(root) or ("python" if not os.path.isdir(root) else None)
+            kind = file_kind(root) or _python_script(root)
+            if kind is None:
+                skipped.append((root, f"not a kind of file vllm-lint reads ({KINDS_READ})"))
             add(root, kind)
         else:
             errors.append(FileError(root, "cannot read: no such file or directory"))
     return found
 
 
-def _walk(root: str, excludes: list[str], add, errors: list) -> None:
+# What file_kind recognises, for the notice about a named file it does not.
+KINDS_READ = "Python, notebooks, shell scripts, Dockerfiles, YAML, TOML"
+
+
+def _python_script(path: str) -> str | None:
+    """A file named on the command line without an extension, run by Python (``#!/usr/bin/env python3``)."""
+    if "." in os.path.basename(path).lstrip("."):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            head = handle.readline(256)
+    except OSError:
+        return "python"  # cannot be read: linting it reports why
+    return "python" if head.startswith(b"#!") and b"python" in head else None
+
+
+def _walk(root: str, excludes: list[str], add, errors: list, gitignore: bool = False) -> None:
     from vllm_lint.excludes import absolute_path, matchers
     from vllm_lint.findings import FileError
     from vllm_lint.lint import file_kind
@@ -144,10 +225,15 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
     # its name checked against name patterns, and its relative path against path patterns.
     names, paths, absolute = matchers(tuple(excludes))
     absolute_root = absolute_path(root) if absolute is not None else ""
+    ignore_root = None
+    if gitignore:
+        from vllm_lint.gitignore import for_folder
+
+        ignore_root = for_folder(root)  # (patterns in force, the folder's path in its repository)
     visited: set[tuple[int, int]] = set()
-    stack = [(root, "")]
+    stack = [(root, "", ignore_root)]
     while stack:
-        directory, relative = stack.pop()
+        directory, relative, ignore = stack.pop()
         try:
             info = os.stat(directory)
         except OSError as error:
@@ -162,6 +248,8 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
         except OSError as error:
             errors.append(FileError(directory, f"cannot read: {error.strerror or error}"))
             continue
+        if gitignore and directory != root:
+            ignore = _entered(directory, ignore, entries)
         subdirectories = []
         for entry in entries:
             name = os.path.normcase(entry.name)
@@ -178,13 +266,34 @@ def _walk(root: str, excludes: list[str], add, errors: list) -> None:
                 if file_kind(entry.path) is not None:
                     errors.append(FileError(os.path.normpath(entry.path), f"cannot read: {error.strerror or error}"))
                 continue
+            if ignore is not None:
+                patterns, folder = ignore
+                if patterns.ignored(f"{folder}/{entry.name}" if folder else entry.name, is_dir):
+                    continue
             if is_dir:
-                subdirectories.append((entry.path, entry_relative))
+                subdirectories.append((entry.path, entry_relative, ignore))
             else:
                 kind = file_kind(entry.path)
                 if kind is not None:
                     add(entry.path, kind)
         stack.extend(reversed(subdirectories))
+
+
+def _entered(directory: str, ignore, entries):
+    """The git ignore patterns in force in a folder being walked: its parent's and its own
+    ``.gitignore``; a nested repository (a ``.git`` of its own) starts from its own."""
+    from vllm_lint.gitignore import GITIGNORE, for_folder
+
+    present = {entry.name for entry in entries}
+    if ".git" in present:
+        return for_folder(directory)
+    if ignore is None:
+        return None
+    patterns, parent = ignore
+    folder = f"{parent}/{os.path.basename(directory)}" if parent else os.path.basename(directory)
+    if GITIGNORE in present:
+        patterns = patterns.entered(directory, folder)
+    return patterns, folder
 
 
 # ------------------------------------------------------------------ check
@@ -202,6 +311,10 @@ def _settings_for(args):
         ignore=args.ignore,
         extend_ignore=args.extend_ignore,
         exclude=args.exclude,
+        extend_exclude=args.extend_exclude,
+        per_file_ignores=args.per_file_ignores,
+        extend_per_file_ignores=args.extend_per_file_ignores,
+        respect_gitignore=args.respect_gitignore,
     )
 
 
@@ -358,14 +471,28 @@ def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
 
 
 def run_check(args, out=None, err=None) -> int:
+    """``check``; with ``--output-file``, the report goes to that file instead of ``out``."""
+    err = err or sys.stderr
+    if not getattr(args, "output_file", None):
+        return _run_check(args, out or sys.stdout, err)
+    try:
+        folder = os.path.dirname(os.path.abspath(args.output_file))
+        os.makedirs(folder, exist_ok=True)
+        handle = open(args.output_file, "w", encoding="utf-8", newline="")
+    except OSError as error:
+        err.write(f"vllm-lint: error: --output-file {args.output_file}: {error.strerror or error}\n")
+        return EXIT_ERROR
+    with handle:
+        return _run_check(args, handle, err)
+
+
+def _run_check(args, out, err) -> int:
     from vllm_lint import output
     from vllm_lint.config import ConfigError
     from vllm_lint.settings import read_skipped_directives, select_findings
     from vllm_lint.sources import FileResult
     from vllm_lint.style import Style
 
-    out = out or sys.stdout
-    err = err or sys.stderr
     if not args.paths:
         args.paths = ["."]
     try:
@@ -375,11 +502,24 @@ def run_check(args, out=None, err=None) -> int:
         return EXIT_ERROR
     if args.show_settings:
         return _show_settings(args, settings, excludes, resolver, out)
+    if args.exit_zero and args.exit_non_zero_on_fix:
+        err.write("vllm-lint: error: --exit-zero and --exit-non-zero-on-fix cannot be combined\n")
+        return EXIT_ERROR
     if args.add_noqa and (args.fix or args.diff or "-" in args.paths):
         err.write("vllm-lint: error: --add-noqa edits files: it cannot be combined with --fix, --diff or - (standard input)\n")
         return EXIT_ERROR
     missing: list = []
-    files = discover(args.paths, excludes, args.force_exclude, missing)
+    skipped: list[tuple[str, str]] = []
+    files = discover(args.paths, excludes, args.force_exclude, missing, settings.respect_gitignore, skipped)
+    if args.show_files:
+        for path, _kind in sorted(files):
+            out.write(f"{path}\n")
+        _report_skipped(skipped, err, args.quiet)
+        return EXIT_CLEAN
+    _report_skipped(skipped, err, args.quiet)
+    if not files and not missing and not skipped:
+        if not args.quiet:
+            err.write("vllm-lint: warning: no files to check under the given paths\n")
     results = [FileResult(e.path, error=e) for e in missing]
     results += _lint_all(files, resolver, max(1, args.jobs), args.stdin_filename)
     read_skipped_directives(results, settings)
@@ -402,7 +542,7 @@ def run_check(args, out=None, err=None) -> int:
         from vllm_lint.fix.apply import fix_results
 
         return fix_results(results, args, settings, resolver, out, err, excludes)
-    if args.output_format == "json" and not args.statistics:  # JSON shows each fix with its edits (libcst)
+    if args.output_format in ("json", "json-lines") and not args.statistics:  # JSON shows each fix with its edits (libcst)
         from vllm_lint.fix.apply import attach_result_fixes
         from vllm_lint.fix.crossfile import other_files
 
@@ -426,6 +566,14 @@ def run_check(args, out=None, err=None) -> int:
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if has_problems else EXIT_CLEAN
+
+
+def _report_skipped(skipped: list[tuple[str, str]], err, quiet: bool) -> None:
+    """A path named on the command line and not checked is said so, with why (not an error)."""
+    if quiet:
+        return
+    for path, reason in skipped:
+        err.write(f"vllm-lint: warning: {path}: skipped: {reason}\n")
 
 
 def run_rule(args, out=None) -> int:
@@ -485,7 +633,11 @@ def rules_markdown() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unrecognized = parser.parse_known_args(argv)
+    if unrecognized:
+        # The command's own usage, not the top-level one: `check --bad-flag` is about check.
+        command = parser.commands.get(args.command) if args.command else None
+        (command or parser).error(f"unrecognized arguments: {' '.join(unrecognized)}")
     try:
         if args.command == "check":
             return run_check(args)

@@ -114,6 +114,7 @@ class Settings:
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
     exclude: list[str] = field(default_factory=list)
+    extend_exclude: list[str] = field(default_factory=list)  # kept when --exclude replaces exclude
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     config_path: Path | None = None
     # Arguments a vLLM fork or plugin adds (``my_arg`` or ``--my-arg``): never reported as unknown.
@@ -122,6 +123,8 @@ class Settings:
     # own "$@", the command line that reads a standalone --config file add nothing, findings say so)
     # or "anything" (the strict reading: they may set any setting, so rules stay silent).
     assume_pass_through: str = "nothing"
+    # Skip what git ignores when walking folders (``vllm_lint.gitignore``).
+    respect_gitignore: bool = True
 
     def is_extra_argument(self, name: str | None) -> bool:
         return name is not None and argument_key(name) in self.extra_arguments
@@ -151,7 +154,7 @@ class Settings:
         """The configured exclude patterns, path patterns anchored at the project's folder."""
         from vllm_lint.excludes import anchor
 
-        return anchor(self.exclude, str(self.root))
+        return anchor(self.exclude + self.extend_exclude, str(self.root))
 
     def ignored_for(self, path: str) -> list[str]:
         import fnmatch
@@ -167,6 +170,7 @@ class Settings:
             if (
                 fnmatch.fnmatch(normalized, pattern)
                 or fnmatch.fnmatch(name, pattern)
+                or (pattern.startswith("/") and fnmatch.fnmatch(absolute, pattern))
                 or fnmatch.fnmatch(normalized, "*/" + pattern)
                 # relative to the project's folder, wherever the command runs
                 or fnmatch.fnmatch(absolute, f"{root}/{pattern.removeprefix('./')}")
@@ -218,6 +222,7 @@ _KNOWN_SETTINGS = frozenset(
         "frameworks",  # declared framework packs, read by vllm_lint.frameworks.user
         "extra-arguments",  # arguments a vLLM fork or plugin adds: never reported by VLM301
         "assume-pass-through",  # "nothing" (default) or "anything": how "$@" and the like are read
+        "respect-gitignore",  # true (default): folders are walked without what git ignores
     }
 )
 
@@ -250,9 +255,8 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
         settings.select = codes("select")
     settings.extend_select = codes("extend-select")
     settings.ignore = codes("ignore") + codes("extend-ignore")
-    settings.exclude = _as_list(section.get("exclude"), f"{where} exclude") + _as_list(
-        section.get("extend-exclude"), f"{where} extend-exclude"
-    )
+    settings.exclude = _as_list(section.get("exclude"), f"{where} exclude")
+    settings.extend_exclude = _as_list(section.get("extend-exclude"), f"{where} extend-exclude")
     settings.extra_arguments = frozenset(
         argument_key(name) for name in _as_list(section.get("extra-arguments"), f"{where} extra-arguments")
     )
@@ -261,6 +265,11 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
         if value not in PASS_THROUGH_READINGS:
             raise ConfigError(f'{where} assume-pass-through must be "nothing" or "anything", not {value!r}')
         settings.assume_pass_through = value
+    if "respect-gitignore" in section:
+        value = section["respect-gitignore"]
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where} respect-gitignore must be true or false, not {_toml_type(value)}")
+        settings.respect_gitignore = value
     per_file = section.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where} per-file-ignores must be a table of glob = [codes]")

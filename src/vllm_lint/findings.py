@@ -60,6 +60,14 @@ class Finding:
     # "" when nothing names it and the newest release stood in.
     target_version: str = ""
     target_version_from: str = ""
+    # A message whose end lists values (VLM303's valid choices, the options an abbreviation could
+    # mean): the values, how findings of several releases merge them ("common": those of every
+    # release, "any": of some), and the end of the message with ``{}`` for them.
+    listed: tuple = ()
+    listed_merge: str = ""
+    listed_text: str = ""
+    # A notebook's finding: the cell it is in (``span`` counts lines within the cell).
+    cell: int | None = None
 
     @property
     def text(self) -> str:

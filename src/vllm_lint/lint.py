@@ -60,6 +60,25 @@ def lint_python_bytes(path: str, data: bytes, version_for, noqa: bool = True, si
     except (UnicodeDecodeError, SyntaxError, LookupError) as error:
         result.error = FileError(path, _describe_decode_error(error))
         return result
+    return _lint_python_text(result, source, version_for, noqa)
+
+
+def lint_python_source(path: str, source: str, version_for) -> FileResult:
+    """Lint Python text that is not a file of its own (a notebook's code cells), prefilter first."""
+    from vllm_lint.python import needs_analysis
+
+    result = FileResult(path, kind="python")
+    data = source.encode("utf-8")
+    if not needs_analysis(data, path):
+        return result
+    result.error = not_analysable(path, data)
+    if result.error is not None:
+        return result
+    return _lint_python_text(result, source, version_for, True)
+
+
+def _lint_python_text(result: FileResult, source: str, version_for, noqa: bool) -> FileResult:
+    path = result.path
     result.source = source
     result.newline = "\r\n" if "\r\n" in source[:10000] else "\n"
     target = version_for(path)
@@ -99,7 +118,7 @@ def apply_python_noqa(findings: list[Finding], source: str) -> list[Finding]:
 def read_directives(result: FileResult) -> None:
     """Read the noqa directives of a file the linter skipped unanalysed (no finding can be
     in it), for the unused-noqa rule: they may all be unused."""
-    if result.error is not None or result.noqa is not None or result.kind is None:
+    if result.error is not None or result.noqa is not None or result.kind in (None, "notebook"):
         return
     if result.source is not None:
         source = result.source
@@ -138,6 +157,8 @@ def lint_bytes(path: str, data: bytes, version_for, kind: str | None) -> FileRes
     """Lint the contents of a file with the front end of ``kind``."""
     if kind == "python":
         return lint_python_bytes(path, data, version_for)
+    if kind == "notebook":
+        return lint_notebook_bytes(path, data, version_for)
     if kind is None:
         return FileResult(path)
     from vllm_lint.commandline import lint_command_file
@@ -145,10 +166,43 @@ def lint_bytes(path: str, data: bytes, version_for, kind: str | None) -> FileRes
     return lint_command_file(path, data, kind, version_for)
 
 
+def lint_notebook_bytes(path: str, data: bytes, version_for) -> FileResult:
+    """Lint a notebook's code cells; findings carry their cell and are placed within it."""
+    from dataclasses import replace
+
+    from vllm_lint.notebook import NotebookError, cell_position, read_cells
+
+    try:
+        cells = read_cells(data)
+    except NotebookError as error:
+        return FileResult(path, error=FileError(path, str(error)), kind="notebook")
+    result = lint_python_source(path, cells.source, version_for)
+    result.kind = "notebook"
+    result.cells = cells.texts
+    if result.error is not None and result.error.line:
+        error = result.error
+        if error.reason.startswith("syntax error") and cells.starts:
+            number, line = cell_position(cells, error.line)
+            error.reason = error.reason.replace(f"(line {error.line})", f"(cell {number}, line {line})")
+            error.line = line
+    placed = []
+    for finding in result.findings:
+        span = finding.span
+        number, line = cell_position(cells, span.line)
+        shift = line - span.line
+        end_line = span.end_line + shift if span.end_line is not None else None
+        placed.append(replace(finding, span=replace(span, line=line, end_line=end_line), cell=number, fix_action=None, fix_safety=None, fix=None))
+    result.findings = placed
+    result.noqa = None  # unused-noqa findings would be placed in the joined module: not reported in notebooks
+    return result
+
+
 def file_kind(path: str, data: bytes | None = None) -> str | None:
     """Which front end reads a file, or None."""
     if python_kind(path):
         return "python"
+    if path.endswith(".ipynb"):
+        return "notebook"
     try:
         from vllm_lint.commandline.kinds import command_file_kind
     except ImportError:

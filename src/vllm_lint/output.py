@@ -1,4 +1,5 @@
-"""Report findings: text (flake8/ruff style), concise, full, json (ruff's shape), github, sarif."""
+"""Report findings: text (flake8/ruff style), concise, full, json (ruff's shape), json-lines,
+github, gitlab (Code Climate), junit, pylint, sarif."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from vllm_lint.findings import FileError, Finding
 from vllm_lint.sources import FileResult
 from vllm_lint.style import BOLD, BRIGHT_BLUE, BRIGHT_CYAN, BRIGHT_RED, CYAN, PLAIN, RED, Style
 
-FORMATS = ("text", "concise", "full", "json", "github", "sarif")
+FORMATS = ("text", "concise", "full", "json", "json-lines", "github", "gitlab", "junit", "pylint", "sarif")
+# Formats a program reads: reports about fixes go to standard error, beside them.
+MACHINE_FORMATS = frozenset({"json", "json-lines", "github", "gitlab", "junit", "pylint", "sarif"})
 TAB_WIDTH = 4  # a tab in a source line shown with a caret under it
 
 
@@ -76,13 +79,25 @@ def text_line(finding: Finding, column: int | None = None, fixable: bool = False
     colon = style(":", CYAN)
     mark = f" [{style('*', CYAN)}]" if fixable else ""
     return (
-        f"{style(finding.path, BOLD)}{colon}{finding.span.line}{colon}{column}{colon} "
+        f"{style(display_path(finding), BOLD)}{colon}{finding.span.line}{colon}{column}{colon} "
         f"{style(finding.code, BOLD, RED)}{mark} {finding.message}"
     )
 
 
 def _lines_of(result: FileResult) -> list[str]:
     return source_lines(result.source) if result.source is not None else []
+
+
+def _lines_for(result: FileResult, finding: Finding, lines: list[str]) -> list[str]:
+    """The lines a finding's span counts in: its notebook cell's, else the file's (``lines``)."""
+    if finding.cell is not None and result.cells:
+        return result.cells.get(finding.cell, [])
+    return lines
+
+
+def display_path(finding: Finding) -> str:
+    """The finding's file, and in a notebook its cell (``demo.ipynb:cell 3``), as ruff shows them."""
+    return f"{finding.path}:cell {finding.cell}" if finding.cell is not None else finding.path
 
 
 def error_line(error: FileError, style: Style = PLAIN) -> str:
@@ -99,10 +114,11 @@ def write_text(
             out.write(error_line(result.error, style) + "\n")
         lines = _lines_of(result) if result.findings else []
         for finding in result.findings:
-            column = display_columns(finding, lines)[0]
+            here = _lines_for(result, finding, lines)
+            column = display_columns(finding, here)[0]
             out.write(text_line(finding, column, fixes.applicable(finding), style) + "\n")
             if fmt != "concise":
-                out.write(_context(lines, finding, fixes, style, explain=fmt == "full"))
+                out.write(_context(here, finding, fixes, style, explain=fmt == "full"))
 
 
 def _printable(line: str) -> str:
@@ -171,7 +187,7 @@ def json_records(results: list[FileResult]) -> list[dict]:
             )
         lines = _lines_of(result) if result.findings else []
         for finding in result.findings:
-            start_column, end_row, end_column = display_columns(finding, lines)
+            start_column, end_row, end_column = display_columns(finding, _lines_for(result, finding, lines))
             fix = None
             if finding.fix is not None:
                 fix = {
@@ -201,7 +217,7 @@ def json_records(results: list[FileResult]) -> list[dict]:
                     ]
             records.append(
                 {
-                    "cell": None,
+                    "cell": finding.cell,
                     "code": finding.code,
                     "end_location": {"column": end_column, "row": end_row},
                     "filename": os.path.abspath(finding.path) if finding.path != "-" else "-",
@@ -246,7 +262,7 @@ def write_github(results: list[FileResult], out: TextIO) -> None:
             )
         lines = _lines_of(result) if result.findings else []
         for finding in result.findings:
-            start_column, end_row, end_column = display_columns(finding, lines)
+            start_column, end_row, end_column = display_columns(finding, _lines_for(result, finding, lines))
             out.write(
                 f"::error title=vllm-lint ({finding.code}),file={_github_property(finding.path)},"
                 f"line={finding.span.line},col={start_column},endLine={end_row},endColumn={end_column}"
@@ -284,7 +300,7 @@ def sarif_document(results: list[FileResult]) -> dict:
                 }
             )
         for finding in result.findings:
-            start_column, end_row, end_column = display_columns(finding, lines)
+            start_column, end_row, end_column = display_columns(finding, _lines_for(result, finding, lines))
             sarif_results.append(
                 {
                     "ruleId": finding.code,
@@ -377,17 +393,154 @@ def write_statistics(results: list[FileResult], out: TextIO, fmt: str = "text", 
         out.write(f"{row['count']:>{count_width}}\t{code}\t{mark} {row['name']}\n")
 
 
+def write_json_lines(results: list[FileResult], out: TextIO) -> None:
+    """One JSON object a line, the records of ``json`` (ruff's ``json-lines``)."""
+    for record in json_records(results):
+        out.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def write_pylint(results: list[FileResult], out: TextIO) -> None:
+    """``path:line: [CODE] message``, as pylint's ``parseable`` output (and ruff's ``pylint``),
+    which CI parsers of pylint reports read."""
+    for result in results:
+        if result.error is not None:
+            out.write(f"{result.error.path}:{result.error.line}: [cannot-parse] {result.error.text}\n")
+        for finding in result.findings:
+            out.write(f"{display_path(finding)}:{finding.span.line}: [{finding.code}] {finding.message}\n")
+
+
+def gitlab_records(results: list[FileResult], project_dir: str | None = None) -> list[dict]:
+    """GitLab's code quality report (the Code Climate subset GitLab reads): paths relative to the
+    project (``CI_PROJECT_DIR``, else the working directory), a fingerprint that stays the same
+    while the finding does (its code, file, message and source line, not its line number)."""
+    import hashlib
+
+    base = os.path.realpath(project_dir or os.environ.get("CI_PROJECT_DIR") or os.getcwd())
+    records: list[dict] = []
+    seen: Counter = Counter()
+
+    def relative(path: str) -> str:
+        if path == "-":
+            return path
+        real = os.path.realpath(path)
+        inside = os.path.commonpath([base, real]) == base if os.path.isabs(real) else False
+        return (os.path.relpath(real, base) if inside else real).replace(os.sep, "/")
+
+    def fingerprint(*parts: str) -> str:
+        key = "\0".join(parts)
+        seen[key] += 1  # identical findings in one file stay distinct
+        return hashlib.md5(f"{key}\0{seen[key]}".encode("utf-8"), usedforsecurity=False).hexdigest()
+
+    for result in results:
+        path = relative(result.path)
+        if result.error is not None:
+            error = result.error
+            records.append(
+                {
+                    "check_name": "cannot-parse",
+                    "description": error.text,
+                    "fingerprint": fingerprint("cannot-parse", path, error.text),
+                    "severity": "critical",
+                    "location": {"path": path, "lines": {"begin": error.line, "end": error.line}},
+                }
+            )
+        lines = _lines_of(result) if result.findings else []
+        for finding in result.findings:
+            start_column, end_row, end_column = display_columns(finding, _lines_for(result, finding, lines))
+            here = _lines_for(result, finding, lines)
+            line_text = here[finding.span.line - 1].strip() if 0 < finding.span.line <= len(here) else ""
+            records.append(
+                {
+                    "check_name": finding.code,
+                    "description": f"{finding.code}: {finding.message}",
+                    "fingerprint": fingerprint(finding.code, path, finding.message, line_text),
+                    "severity": "major",
+                    "location": {
+                        "path": path,
+                        "positions": {
+                            "begin": {"line": finding.span.line, "column": start_column},
+                            "end": {"line": end_row, "column": end_column},
+                        },
+                    },
+                }
+            )
+    return records
+
+
+def write_gitlab(results: list[FileResult], out: TextIO) -> None:
+    json.dump(gitlab_records(results), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def junit_document(results: list[FileResult]) -> str:
+    """JUnit XML, as CI systems read test reports: one test suite a file with findings, one
+    failing test case a finding (an unreadable file: a test case with an error); a run with
+    nothing found is one passing test case."""
+    from xml.etree import ElementTree
+
+    suites = ElementTree.Element("testsuites", name="vllm-lint")
+    total = failures = errors = 0
+    for result in results:
+        if result.error is None and not result.findings:
+            continue
+        suite = ElementTree.SubElement(suites, "testsuite", name=result.path, package="vllm-lint")
+        cases = 0
+        if result.error is not None:
+            error = result.error
+            case = ElementTree.SubElement(suite, "testcase", name="cannot-parse", classname=result.path, line=str(error.line))
+            element = ElementTree.SubElement(case, "error", message=error.text)
+            element.text = f"line {error.line}, col {error.col + 1}, {error.text}"
+            cases += 1
+            errors += 1
+        lines = _lines_of(result) if result.findings else []
+        for finding in result.findings:
+            column = display_columns(finding, _lines_for(result, finding, lines))[0]
+            case = ElementTree.SubElement(
+                suite,
+                "testcase",
+                name=f"vllm-lint.{finding.code}",
+                classname=result.path,
+                line=str(finding.span.line),
+                column=str(column),
+            )
+            element = ElementTree.SubElement(case, "failure", message=finding.message, type=finding.code)
+            element.text = f"line {finding.span.line}, col {column}, {finding.code} {finding.message}"
+            cases += 1
+            failures += 1
+        suite.set("tests", str(cases))
+        suite.set("failures", str(cases - (result.error is not None)))
+        suite.set("errors", str(int(result.error is not None)))
+        total += cases
+    if total == 0:
+        suite = ElementTree.SubElement(suites, "testsuite", name="vllm-lint", tests="1", failures="0", errors="0")
+        ElementTree.SubElement(suite, "testcase", name="No errors found", classname="vllm-lint")
+        total = 1
+    suites.set("tests", str(total))
+    suites.set("failures", str(failures))
+    suites.set("errors", str(errors))
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(suites, encoding="unicode")
+
+
+def write_junit(results: list[FileResult], out: TextIO) -> None:
+    out.write(junit_document(results) + "\n")
+
+
 def write(results: list[FileResult], fmt: str, out: TextIO, fixes: Fixes = NO_FIXES, style: Style = PLAIN) -> None:
     if fmt in ("text", "concise", "full"):
         write_text(results, out, fmt, fixes, style)
-    elif fmt == "json":
-        write_json(results, out)
-    elif fmt == "github":
-        write_github(results, out)
-    elif fmt == "sarif":
-        write_sarif(results, out)
-    else:  # pragma: no cover - argparse restricts the choices
+        return
+    writers = {
+        "json": write_json,
+        "json-lines": write_json_lines,
+        "github": write_github,
+        "gitlab": write_gitlab,
+        "junit": write_junit,
+        "pylint": write_pylint,
+        "sarif": write_sarif,
+    }
+    if fmt not in writers:  # pragma: no cover - argparse restricts the choices
         raise ValueError(fmt)
+    writers[fmt](results, out)
 
 
 def plural(count: int, word: str) -> str:

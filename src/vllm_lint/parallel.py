@@ -98,6 +98,8 @@ def _prefilter(path: str, kind: str, data: bytes) -> bool:
         from vllm_lint.python import needs_analysis
 
         return needs_analysis(data, path)
+    if kind == "notebook":
+        return True  # the Python prefilter runs on the cells' joined text, once the JSON is read
     from vllm_lint.commandline import needs_analysis
 
     return needs_analysis(data, kind, path)

@@ -58,6 +58,10 @@ def settings_for(
     ignore: list[str] | None = None,
     extend_ignore: list[str] | None = None,
     exclude: list[str] | None = None,
+    extend_exclude: list[str] | None = None,
+    per_file_ignores: list[str] | None = None,
+    extend_per_file_ignores: list[str] | None = None,
+    respect_gitignore: bool | None = None,
 ) -> Decided:
     """The settings of a run over ``paths``, as ``vllm-lint check`` options give them; ``ConfigError``
     for a setting that cannot be used.  The configuration is the one found from the first path."""
@@ -81,9 +85,45 @@ def settings_for(
         settings.extend_select = []
     settings.extend_select += codes(extend_select, "--extend-select")
     settings.ignore += codes(ignore, "--ignore") + codes(extend_ignore, "--extend-ignore")
+    # As in ruff: --exclude replaces the configured exclude, --extend-exclude adds to it.
+    if exclude:
+        settings.exclude = []
+    if per_file_ignores:
+        settings.per_file_ignores = {}
+    for pattern, ignored in per_file_pairs((per_file_ignores or []) + (extend_per_file_ignores or [])):
+        # Given on the command line: relative to the working directory, as its paths are.
+        for anchored in anchor([pattern], os.getcwd()):
+            settings.per_file_ignores.setdefault(anchored, []).extend(ignored)
+    if respect_gitignore is not None:
+        settings.respect_gitignore = respect_gitignore
     # Path patterns belong to the folder they were given for: the project's, or the working directory.
-    excludes = list(DEFAULT_EXCLUDES) + settings.excludes() + anchor(split_patterns(exclude), os.getcwd())
+    given = anchor(split_patterns(exclude) + split_patterns(extend_exclude), os.getcwd())
+    excludes = list(DEFAULT_EXCLUDES) + settings.excludes() + given
     return Decided(settings, excludes, resolver_for(settings))
+
+
+def per_file_pairs(values: list[str]) -> list[tuple[str, list[str]]]:
+    """``--per-file-ignores`` values: ``GLOB:CODES``, codes comma-separated; as in ruff, a value may
+    also hold several pairs (``tests/*:VLM2,scripts/*:VLM301``).  ``ConfigError`` for a value
+    without a glob or a code."""
+    from vllm_lint.config import ConfigError, selectors
+
+    pairs: list[tuple[str, list[str]]] = []
+    for value in values:
+        for part in (item.strip() for item in value.split(",")):
+            if not part:
+                continue
+            if ":" in part:
+                pattern, _, code = part.rpartition(":")
+                if not pattern.strip() or not code.strip():
+                    raise ConfigError(f"--per-file-ignores: expected GLOB:CODES, got {value!r}")
+                pairs.append((pattern.strip(), []))
+            elif not pairs:
+                raise ConfigError(f"--per-file-ignores: expected GLOB:CODES, got {value!r}")
+            else:
+                code = part
+            pairs[-1][1].extend(selectors([code], f"--per-file-ignores {value!r}"))
+    return pairs
 
 
 def plugin_settings(target_version: str | None, option: str) -> Decided:

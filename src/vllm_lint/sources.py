@@ -47,11 +47,13 @@ class FileResult:
     noqa: NoqaReport | None = None  # its noqa directives, and what they silenced
     # The RL framework packs that applied to the file, and why (``--show-settings``).
     frameworks: list = field(default_factory=list)
+    # A notebook: each code cell's lines by cell number (findings are placed within their cell).
+    cells: dict | None = None
 
     @property
     def is_python(self) -> bool:
         if self.kind is not None:
-            return self.kind == "python"
+            return self.kind == "python"  # a notebook is not: its fixes are not applied
         return self.path == "-" or self.path.endswith((".py", ".pyi"))
 
 

@@ -49,6 +49,8 @@ def build_fix(finding, record, ctx) -> Fix | None:
             result = _rename(record, ctx)
         elif action == "rename-argument":
             result = _rename_argument(record, ctx, finding)
+        elif action == "remove-argument":
+            result = _remove_argument(record, ctx, finding)
         else:
             result = None
     except (ValueError, IndexError, KeyError):
@@ -432,3 +434,31 @@ def _rename_argument(record, ctx, finding):
     if word.style == SHELL:
         return message, [(offsets[0], offsets[1], f"{new_flag} {rename.value}")]
     return message, [(offsets[0], offsets[1], f"{new_flag}={rename.value}")]
+
+
+def _remove_argument(record, ctx, finding):
+    """VLM301: an option no release of the target accepts, removed with its value when the releases
+    that have it say it takes one; an option no release has is removed only when no word follows
+    that could be its value."""
+    from vllm_lint.launch.options import option_kind
+
+    source = ctx.source
+    argv = record.argv
+    found = [i for i, w in enumerate(argv) if w.path is None and w.located and w.start >= 0 and source.span(w.start, w.end) == finding.span]
+    if len(found) != 1 or not editable(argv[found[0]]):
+        return None
+    index = found[0]
+    word = argv[index]
+    name, eq, _inline = word.text.partition("=")
+    if word.style == CONFIG:
+        return f"Remove {name}", _remove_words(record, ctx, [word])
+    words = [word]
+    following = argv[index + 1] if index + 1 < len(argv) else None
+    if not eq and following is not None and not (following.text or "").startswith("-"):
+        kind = option_kind(name, ctx.version) if name.startswith("--") else None
+        if kind in ("one", "optional"):
+            words.append(following)
+        elif kind not in ("flag", "bool"):
+            return None  # whether the next word is its value is not known
+    spans = _remove_words(record, ctx, words)
+    return (f"Remove {' '.join(w.text for w in words)}", spans) if spans else None

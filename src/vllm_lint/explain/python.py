@@ -20,7 +20,7 @@ from vllm_lint.explain.report import (
     request_settings,
     source_of,
 )
-from vllm_lint.facts import EngineFacts, Origin, Span
+from vllm_lint.facts import UNKNOWN, EngineFacts, Origin, Span
 from vllm_lint.versions import Version
 
 
@@ -69,6 +69,10 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
     for engine in analysis.engines:
         # A function's construction analysed on its own and for a call that changes nothing: one report.
         if any(_same_engine(engine, other) for other in kept):
+            continue
+        # A launch analysed on its own, with a parameter unknown, and for a call that binds it without
+        # naming the call (an argv list's Popen): one construction, one report, the call's.
+        if any(not other.via and _refines(other, engine) for other in analysis.engines):
             continue
         kept.append(engine)
         # A request to a name bound on several paths goes to the engine of each path.
@@ -199,6 +203,25 @@ def _same_engine(engine: EngineFacts, other: EngineFacts) -> bool:
         and engine.open == other.open
         and engine.env_open == other.env_open
     )
+
+
+def _refines(engine: EngineFacts, other: EngineFacts) -> bool:
+    """``engine`` is the same construction as ``other`` with values ``other`` does not know (a
+    function's parameters bound by a call): every setting ``other`` knows, ``engine`` knows alike."""
+    if engine is other or (engine.anchor, engine.built_at, engine.kind) != (other.anchor, other.built_at, other.kind):
+        return False
+    if getattr(engine, "call", None) != getattr(other, "call", None) or (engine.open and not other.open):
+        return False
+    finer = False
+    for facts_of in (lambda e: e.fields, lambda e: e.env):
+        mine, theirs = facts_of(engine), facts_of(other)
+        for name in set(mine) | set(theirs):
+            fact, vague = mine.get(name), theirs.get(name)
+            if vague is UNKNOWN and fact is not UNKNOWN:
+                finer = True
+            elif fact != vague:
+                return False
+    return finer
 
 
 def _python_framework_reports(analysis, path: str, version: Version, where: Where, reported: set, version_source: str) -> list[EngineReport]:

@@ -492,8 +492,13 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
             later = history(present_in, schema.release)
             setting["note"] = f"not an argument of {engine.kind} in vLLM {releases_text(lacking)}{later}"
         report.settings[name] = setting
-    for name, fact in written_options(engine, schema):
-        if name not in report.settings:
+    # argparse keeps the last of an option given twice (--no-enable-prefix-caching --enable-prefix-caching).
+    for name, fact in dict(written_options(engine, schema)).items():
+        if name in report.settings and name in engine.fields:
+            continue  # the front end's own reading of the argument
+        if fact is UNKNOWN:
+            report.settings[name] = {"state": "unknown", "reason": "its value is written as something vllm-lint cannot read (a variable, os.environ[...])"}
+        else:
             report.settings[name] = explainer.known(fact)
     report.env[RUNNER_ENV_VAR] = env_setting(engine)
     report.runner = runner_of(engine, version)
@@ -547,16 +552,21 @@ def written_options(engine, schema) -> list[tuple[str, Known]]:
     its ``--no-`` form.  The rules read only some of them; the report lists them all."""
     from vllm_lint.launch.options import serve_options
 
-    found: list[tuple[str, Known]] = []
+    found: list[tuple[str, object]] = []
     kinds = serve_options(Version(*schema.release)) or {}
-    for option, origin, text in engine.options or ():
+    options = engine.options or ()
+    open_values = getattr(options, "open_values", ())
+    for index, (option, origin, text) in enumerate(options):
         name = schema.dest(option) or option.lstrip("-").replace("-", "_")
         if name in ("config", "model_tag"):
             continue  # the --config file itself (its options are listed) and the positional model
-        if text is not None:
+        if index in open_values:
+            found.append((name, UNKNOWN))
+            continue
+        if text is not None and kinds.get(option) not in ("flag", "bool"):
             value: object = _number(text)
-        elif option.startswith("--no-") or (option.startswith("--disable-") and kinds.get(option) is None):
-            value = False
+        elif option.startswith("--no-") or (option.startswith("--disable-") and not name.startswith("disable")):
+            value = False  # --disable-log-requests sets enable_log_requests (0.33+); --disable-log-stats sets disable_log_stats
         else:
             value = True
         found.append((name, Known(value, origin)))

@@ -288,7 +288,7 @@ def fix_results(results, args, settings, resolver, out, err, excludes=()) -> int
     unsafe = bool(args.unsafe_fixes)
     mode = args.fix_mode
     diff_only = bool(args.diff)
-    machine = args.output_format in ("json", "github", "sarif")
+    machine = args.output_format in output.MACHINE_FORMATS
     # Standard input is linted under --stdin-filename's name; its fixed text goes to stdout.
     stdin_name = (args.stdin_filename or "-") if "-" in (args.paths or []) else None
     stdin = stdin_name is not None
@@ -306,6 +306,10 @@ def fix_results(results, args, settings, resolver, out, err, excludes=()) -> int
         if from_stdin and not diff_only and result.source is not None:
             original_stdin = result.source
         if result.error is not None or not result.findings:
+            continue
+        if result.kind == "notebook":
+            if not args.quiet:
+                err.write(f"vllm-lint: warning: {result.path}: notebooks are not fixed; its findings are reported as they are\n")
             continue
         # Unused noqa directives are removed last, from the text the rules' fixes leave.
         unused_noqa = any(f.code == UNUSED_NOQA for f in result.findings)
@@ -397,11 +401,13 @@ def fix_results(results, args, settings, resolver, out, err, excludes=()) -> int
             if hidden:
                 message += f" ({plural(hidden, 'additional fix')} available with `--unsafe-fixes`)"
             err.write(message + ".\n")
+        if getattr(args, "show_fixes", False) and not args.quiet:
+            _show_fixes(fixed_files, err, "Would fix")
         if args.exit_zero:
             return EXIT_CLEAN
         return EXIT_FINDINGS if diffs or failures else EXIT_CLEAN
 
-    if args.output_format == "json":  # JSON shows each remaining finding's fix, with its edits
+    if args.output_format in ("json", "json-lines"):  # JSON shows each remaining finding's fix, with its edits
         attach_result_fixes(results, resolver, mode, other_files(excludes))
     findings_out = err if stdin else out
     style = Style.for_stream(findings_out)
@@ -421,6 +427,8 @@ def fix_results(results, args, settings, resolver, out, err, excludes=()) -> int
                 report.write(f"  {fixed.path}: {detail}{left}\n")
                 for other in fixed.others:
                     report.write(f"  {display_path(other.path)}: edited for the findings in {fixed.path}\n")
+        if getattr(args, "show_fixes", False):
+            _show_fixes(fixed_files, report, "Fixed")
         if fixed_count:
             report.write(f"Found {plural(fixed_count + remaining, 'error')} ({fixed_count} fixed, {remaining} remaining).\n")
             if unreadable:
@@ -429,6 +437,23 @@ def fix_results(results, args, settings, resolver, out, err, excludes=()) -> int
                 report.write(f"{plural(hidden, 'hidden fix')} can be enabled with the `--unsafe-fixes` option.\n")
         else:
             report.write(output.summary(results, fixes, style if report is findings_out else Style.for_stream(report)) + "\n")
+    if getattr(args, "exit_non_zero_on_fix", False) and fixed_count:
+        return EXIT_FINDINGS  # as ruff: a fixed file fails the run (pre-commit, CI)
     if args.exit_zero:
         return EXIT_CLEAN
     return EXIT_FINDINGS if remaining or unreadable or failures else EXIT_CLEAN
+
+
+def _show_fixes(fixed_files: list, stream, verb: str) -> None:
+    """``--show-fixes``: each finding fixed, where it was before the fix, and what the fix did."""
+    from vllm_lint.rules import RULES_BY_CODE
+
+    findings = [(fixed.path, finding) for fixed in fixed_files for finding in fixed.fixed]
+    if not findings:
+        stream.write(f"{verb} nothing.\n")
+        return
+    stream.write(f"{verb}:\n")
+    for path, finding in sorted(findings, key=lambda item: (item[0], item[1].span.line, item[1].span.col, item[1].code)):
+        rule = RULES_BY_CODE.get(finding.code)
+        name = f" ({rule.name})" if rule else ""
+        stream.write(f"  {path}:{finding.span.line}:{finding.span.col + 1}: {finding.code}{name} {finding.message}\n")

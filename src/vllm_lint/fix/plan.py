@@ -78,6 +78,8 @@ def _message(finding: Finding, action: str) -> str:
         return "Remove `enable_adaptive_verification` from the speculative configuration"
     if finding.fix_action == "remove-speculative-config":
         return "Remove the speculative decoding configuration"
+    if finding.fix_action == "remove-argument" and finding.argument:
+        return f"Remove `{finding.argument}`"
     name = _name_in(finding)
     return f"Remove `{name}`" if name else "Remove the setting"
 
@@ -98,7 +100,7 @@ def keep_replay_target(finding: Finding) -> Target | None:
         edit = "set"
     elif origin is None:
         return None
-    elif action in ("remove", "remove-adaptive-verification", "remove-speculative-config"):
+    elif action in ("remove", "remove-adaptive-verification", "remove-speculative-config", "remove-argument"):
         edit = "remove"
     elif action == "rename-to-return-sampling-mask":
         edit = "rename"

@@ -41,6 +41,16 @@ from vllm_lint.versions import Version
 BOOL, VALUE, LIST = "bool", "value", "list"
 
 
+class OptionList(list):
+    """Every option a command line writes, in order: (option, where, value text or None).
+    ``open_values``: the indices of options whose value is written but not known here (a
+    variable, ``os.environ[...]``): None there is not "no value"."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.open_values: set[int] = set()
+
+
 @dataclass(frozen=True)
 class Flag:
     field: str
@@ -264,7 +274,7 @@ def interpret(
 
     state = _State(parsed, table, origin_of, version if dialect.serve_options else None)
     if dialect.name in SCHEMA_DIALECTS:
-        parsed.options = []
+        parsed.options = OptionList()
     if model_word is not None:
         state.set("model", model_word.text if model_word.text is not None else UNKNOWN, [model_word], model_word, kind="positional")
     elif through_model:
@@ -427,6 +437,12 @@ class _State:
         self.long_options = [option for option in table if option.startswith("--")]
         self.version = version  # the release whose full option table applies, if any
 
+    def option_kind(self, option: str) -> str | None:
+        """``launch.options`` kind of the option (``flag``, ``bool``, ``one``, ...), None when not known."""
+        from vllm_lint.launch.options import option_kind
+
+        return option_kind(option, self.version) if self.version is not None else None
+
     def takes_one_value(self, option: str) -> bool:
         from vllm_lint.launch.options import takes_one_value
 
@@ -578,13 +594,17 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
         if not text.startswith("-") or _NEGATIVE_NUMBER.match(text):
             continue  # a positional argument
         name, eq, inline = text.partition("=")
+        entry = table.get(name)
         if state.parsed.options is not None and not word.maybe and "parsed" not in word.extra:
             following = items[index][0] if index < count else None
             value = inline if eq else None
             if not eq and following is not None and following.known and not following.maybe and not _option_like(following):
-                value = following.text
+                value = following.text if state.option_kind(name) not in ("flag", "bool") else None
+            elif not eq and following is not None and not _option_like(following):
+                takes_value = (entry is not None and entry[0].kind != BOOL) or state.option_kind(name) in ("one", "optional", "many")
+                if takes_value:
+                    state.parsed.options.open_values.add(len(state.parsed.options))
             state.parsed.options.append((name, state.origin_of(word), value))
-        entry = table.get(name)
         if entry is None:
             state.abbreviation(name)
             if not eq and index < count and state.takes_one_value(name):

@@ -63,3 +63,16 @@ def is_serve_option(key: str, version: Version) -> bool | None:
     if version.release >= ENABLE_DISABLE and name.startswith("--disable-"):
         return table.get("--enable-" + name[len("--disable-") :]) == "bool"
     return False
+
+
+def option_kind(option: str, version: Version) -> str | None:
+    """The option's kind in the release; for a release the table lacks (before 0.28), its kind in
+    the oldest release the table has it in (whether an option takes a value rarely changes)."""
+    table = serve_options(version)
+    if table is not None and option in table:
+        return table[option]
+    data = _load()
+    kinds = data["options"].get(option)
+    if isinstance(kinds, list):
+        return next((kind for kind in kinds if kind is not None), None)
+    return kinds

@@ -21,6 +21,12 @@ field of another argument's value (`--eplb-window-size` ->
 `eplb_config.window_size`) is named ("replaced by ...") but never written for
 you.
 
+A `vllm serve` option that abbreviates several options of the release
+(`--max-num` for `--max-num-seqs`, `--max-num-batched-tokens`, ...) stops
+argparse ("ambiguous option"): the message names them all, so the one meant
+can be written in full. Over a range of releases (a pin that admits several)
+it names every option the abbreviation may stand for in any of them.
+
 The keys of a JSON value given to an argument whose value is one vLLM config
 (`--compilation-config '{"level": 3}'` in 0.34, whose `CompilationConfig`
 has `mode`; `--speculative-config '{"disable_by_batch_size": 1}'`) are
@@ -70,6 +76,15 @@ what the user wrote. Nothing is rewritten when the successor is already
 written, or for the cases above that are only named. Otherwise: upgrade vLLM
 (pin the release that has the argument), or use the argument the release has
 instead.
+
+An argument that no release of the target accepts, with neither a documented
+successor nor a close name to suggest ("remove it"), is removed, as an unsafe
+fix: a Python keyword or dict entry, or a command-line option. An option is
+removed with its value when the releases that have it say it takes one
+(`--max-model-len 4096`); when no release records whether it took a value and
+a word follows it, nothing is removed. Unsafe because whatever the author
+meant by it is dropped (pin the release that has it instead, if it is still
+needed).
 
 A server in a container whose image is not vLLM's own (`vllm/vllm-openai`, or
 a rebuild of it named `.../vllm-openai...`) may have plugins that add options
@@ -149,6 +164,8 @@ def _keywords(facts, release, names, kind, written):
         rename = schema.documented_rename(name, release, kind)
         if rename is not None:
             _renamed(finding, rename, facts, name, origin)
+        elif guess is None and origin is not None and origin.path is None and facts.source == "python":
+            _removable(finding, origin)
         yield finding
 
 
@@ -191,18 +208,45 @@ def _options(facts, release):
         if facts.extended_parser and not present_in:
             continue  # an image's plugin may add it (vllm-omni's --omni)
         long_options = [name for name in release.options if name.startswith("--")]
+        span = origin.span if origin is not None and origin.path is None else facts.anchor
+        matches = [name for name in long_options if name.startswith(option)] if option.startswith("--") else []
+        if len(matches) > 1:
+            # argparse takes a prefix of exactly one option; this one is a prefix of several.
+            yield from_other_file(_ambiguous(option, matches, release, span), origin)
+            continue
         guess = schema.near_miss(option, long_options) if option.startswith("--") else None
         if guess is None and not option.startswith("--") and "-" + option in long_options:
             guess = "-" + option  # -host for --host
-        span = origin.span if origin is not None and origin.path is None else facts.anchor
         finding = _finding(facts, option, release, present_in, guess, span, facts.kind)
         help_error = _help_flag_error(option, release)
         if help_error is not None:
             finding.vllm_error = help_error
         rename = schema.documented_rename(bare, release) if option.startswith("--") else None
+        here = origin if origin is not None and origin.path is None else None
         if rename is not None:
-            _renamed(finding, rename, facts, option, origin if origin is not None and origin.path is None else None)
+            _renamed(finding, rename, facts, option, here)
+        elif guess is None and here is not None:
+            _removable(finding, here)
         yield from_other_file(finding, origin)
+
+
+def _ambiguous(option, matches, release, span):
+    finding = RULE.finding(
+        f"{option} is ambiguous in vLLM {schema.release_text(release.release)}; write in full the option you mean: {', '.join(matches)}",
+        span,
+        vllm_error=f"ambiguous option: {option} could match {', '.join(matches)}",
+    )
+    finding.argument = option.lstrip("-").replace("-", "_")
+    finding.listed, finding.listed_merge, finding.listed_text = tuple(matches), "any", "write in full the option you mean: {}"
+    return finding
+
+
+def _removable(finding, origin) -> None:
+    """No release of the target accepts the argument and nothing is suggested for it: removing it
+    is the fix, an unsafe one (what the author meant by it is lost)."""
+    finding.origin = origin
+    finding.fix_action = "remove-argument"
+    finding.fix_safety = "unsafe"
 
 
 def _help_flag_error(option: str, release) -> str | None:

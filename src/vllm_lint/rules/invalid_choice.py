@@ -28,7 +28,9 @@ llm = LLM("Qwen/Qwen3-4B", logprobs_mode="processed_logprobs")
 ```
 
 ## Fix safety
-No automatic fix: which valid value was meant is the user's choice.
+No automatic fix: which valid value was meant is the user's choice. Over a
+range of releases (a pin that admits several), the message lists the values
+every one of them accepts.
 
 ## Versions
 Every release the schema was generated from; silent for a release it does
@@ -211,6 +213,7 @@ def _finding(name, value, accepted, span, vllm_error, dest, release, within=None
         vllm_error=vllm_error,
     )
     finding.argument = dest
+    finding.listed, finding.listed_merge, finding.listed_text = tuple(accepted), "common", "use one of: {}"
     return finding
 
 
