@@ -23,7 +23,7 @@ release, so that replay exists) and sorts the site:
 * **clean**: no finding, and ``explain`` shows every replay setting the engine gets known;
 * **silent**: no finding, some replay setting unknown; ``explain``'s reason is recorded.
 
-A silent site is labelled in ``reach-data/labels.toml``: *runtime* (the setting really comes
+A silent site is labelled in ``reach-data/labels/*.toml``: *runtime* (the setting really comes
 from outside: the command line, the environment, a file read at run time, a caller outside
 the project) or *resolvable* (plain code the tool should read: a defect).  A reported site
 labelled *runtime* is a false positive.  A place the finder takes for a site that runs no
@@ -1155,6 +1155,18 @@ def unmodified_findings(args: tuple) -> list[dict]:
 # --------------------------------------------------------------------------- labels and the table
 
 
+def load_labels() -> dict:
+    """Every file of ``reach-data/labels/`` (one per area of the tool), keyed by site."""
+    labels: dict = {}
+    for path in sorted((DATA / "labels").glob("*.toml")):
+        with open(path, "rb") as handle:
+            for key, label in tomllib.load(handle).get("site", {}).items():
+                if key in labels:
+                    raise SystemExit(f"{path.name}: {key} is labelled twice")
+                labels[key] = label
+    return labels
+
+
 def load_toml(name: str) -> dict:
     path = DATA / name
     if not path.exists():
@@ -1266,7 +1278,7 @@ def main(argv: list[str] | None = None) -> int:
         unmodified = [] if args.no_unmodified else [
             f for batch in pool.map(unmodified_findings, [(r, args.corpus) for r in chosen]) for f in batch
         ]
-    labels = load_toml("labels.toml").get("site", {})
+    labels = load_labels()
     verified = load_toml("findings.toml").get("finding", {})
     summary = summarise(results, labels)
     unverified = [f for f in unmodified if f"{f['key']}:{f['code']}" not in verified]
