@@ -26,6 +26,8 @@ def test_invalid_choice_lists_the_choices_of_every_admitted_release(tmp_path, mo
     line = next(line for line in out.splitlines() if "VLM303" in line)
     assert "in vLLM 0.30-0.33; use one of: " in line
     listed = line.split("use one of: ", 1)[1]
+    assert listed.endswith(" (vLLM 0.30-0.33 from requirements.txt:1)")  # where the releases come from
+    listed = listed.rsplit(" (vLLM", 1)[0]
     known = [schema_for(Version.parse(f"0.{minor}")).choices["kv_cache_dtype"] for minor in range(30, 34)]
     choices = [set(entry.get("cli") or entry.get("config")) for entry in known]
     common = set.intersection(*choices)
