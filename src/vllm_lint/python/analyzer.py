@@ -124,6 +124,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._volatile_env = False
         self._depth = 0
         self._returns: list[object] | None = None
+        self._return_states: list[State] = []  # the states at an inlined call's returns
         self._stopped = False
         self._inline_stack: list[ast.AST] = []
         # Explain mode (``Trace.active``): the calls whose code is running, innermost last, as Steps.
@@ -483,6 +484,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         value = self._eval(node.value) if node.value is not None else None
         if self._returns is not None:
             self._returns.append(value)  # an inlined call: the caller receives it
+            self._return_states.append(self.state)  # and goes on from here
         elif node.value is not None:
             self._escape(value)
         self._stopped = True

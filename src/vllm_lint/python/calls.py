@@ -202,10 +202,10 @@ class CallsMixin:
         while parent.kind == "class":
             parent = parent.parent
         scope = Scope("function", fn, parent, local, declared)
-        saved = (self.scope, self.state, self._returns)
+        saved = (self.scope, self.state, self._returns, self._return_states)
         self.scope = scope
         self.state = State(bindings, self.state.env, self.state.env_open)
-        self._returns = []
+        self._returns, self._return_states = [], []
         self._inline_stack.append(fn)
         stopped = self._stopped
         self._stopped = False
@@ -215,7 +215,7 @@ class CallsMixin:
         finally:
             self._inline_stack.pop()
             self._stopped = stopped
-            self.scope, self.state, self._returns = saved
+            self.scope, self.state, self._returns, self._return_states = saved
         self.state.env, self.state.env_open = env, env_open
         if is_generator(fn):
             return UNKNOWN

@@ -114,19 +114,19 @@ class InstancesMixin:
         scope = Scope("function", fn, self._defining_scope(instance.ref), local, declared, class_node=instance.ref.node)
         names = dict(shadows) if share else _copied(shadows)
         names.update(bindings)
-        saved = (self.scope, self.state, self._returns, self._stopped)
+        saved = (self.scope, self.state, self._returns, self._stopped, self._return_states)
         self.scope = scope
         self.state = State(names, dict(env[0]), env[1])
         if id(instance.ref.node) in self._known_ray_envs:
             self._apply_ray_env(self._known_ray_envs[id(instance.ref.node)])
-        self._returns = []
+        self._returns, self._return_states = [], []
         self._instances.append(instance)
         self._stopped = False
         try:
             final, returns = self._inlined_block(fn)
         finally:
             self._instances.pop()
-            self.scope, self.state, self._returns, self._stopped = saved
+            self.scope, self.state, self._returns, self._stopped, self._return_states = saved
         return final, returns
 
     def _inlined_block(self, fn: ast.AST) -> tuple[State | None, list]:
@@ -135,7 +135,9 @@ class InstancesMixin:
         self._nested_defs.append([])
         try:
             self._block(fn.body)
-            final = None if self._stopped else self.state
+            # What the call leaves: the states at its returns and at its end (None: it always raises).
+            ends = list(self._return_states) + ([] if self._stopped else [self.state])
+            final = self._join(ends) if ends else None
             returns = list(self._returns) + ([] if self._stopped else [None])
             nested = self._nested_defs[-1]
         finally:
@@ -151,14 +153,14 @@ class InstancesMixin:
             local, declared = self.summary.locals_of(node)
             self.scope = Scope("function", node, outer, local, declared, class_node=outer.class_node)
             self.state = State({}, dict(state.env), state.env_open)
-            saved = (self._returns, self._stopped)
-            self._returns, self._stopped = [], False
+            saved = (self._returns, self._stopped, self._return_states)
+            self._returns, self._stopped, self._return_states = [], False, []
             self._inline_stack.append(node)
             try:
                 self._block(node.body)
             finally:
                 self._inline_stack.pop()
-                self._returns, self._stopped = saved
+                self._returns, self._stopped, self._return_states = saved
         self.scope, self.state = outer, state
 
     def _self_method_call(self, target: SelfAttribute, call: ast.Call) -> object:
