@@ -1028,16 +1028,20 @@ def repo_sites(repo: Repo, corpus: Path, cap: int) -> list[Site]:
 # --------------------------------------------------------------------------- measuring
 
 
-def _lint(root: Path, extra: list[str]) -> list[dict]:
+def _lint(root: Path, target: str = ".") -> list[dict]:
+    """Findings in the repository (``target``: one of its files) as ``_finding_key`` sees them."""
     process = subprocess.run(
-        [sys.executable, "-m", "vllm_lint", "check", str(root), "--target-version", TARGET,
-         "--output-format", "json", "--exit-zero", *extra],
+        [sys.executable, "-m", "vllm_lint", "check", target, "--target-version", TARGET,
+         "--output-format", "json", "--exit-zero"],
         capture_output=True, text=True, cwd=root,
     )
     try:
-        return json.loads(process.stdout or "[]")
+        findings = json.loads(process.stdout or "[]")
     except ValueError:
         return []
+    for finding in findings:
+        finding["filename"] = os.path.relpath(os.path.join(root, finding["filename"]), root)
+    return findings
 
 
 def _explain(root: Path, path: str, line: int | None) -> list[dict]:
@@ -1051,6 +1055,10 @@ def _explain(root: Path, path: str, line: int | None) -> list[dict]:
         return json.loads(process.stdout or "{}").get("engines", [])
     except ValueError:
         return []
+
+
+def _new_replay_findings(findings: list[dict], baseline: set) -> list[dict]:
+    return [f for f in findings if _finding_key(f) not in baseline and (f["code"] or "").startswith(REPLAY_CODES)]
 
 
 def _finding_key(finding: dict) -> tuple:
@@ -1102,20 +1110,30 @@ def measure_repo(args: tuple) -> list[dict]:
 
 
 def _measure_sites(repo: Repo, root: Path, sites: list[Site]) -> list[dict]:
-    baseline = {_finding_key(f) for f in _lint(root, [])}
+    """Each site's file is linted first (most findings land in it); only where that finds no
+    replay finding is the whole repository linted, against the repository's own baseline."""
+    baseline: set | None = None
+    file_baselines: dict[str, set] = {}
     results = []
     for site in sites:
         file = root / site.path
         original = file.read_bytes()
         position, insertion = site.edit
         changed = original[:position] + insertion.encode() + original[position:]
+        if site.path not in file_baselines:
+            file_baselines[site.path] = {_finding_key(f) for f in _lint(root, site.path)}
         try:
             _write_new(file, changed)
-            findings = [f for f in _lint(root, []) if _finding_key(f) not in baseline]
-            replay = [f for f in findings if f["code"].startswith(REPLAY_CODES)]
+            replay = _new_replay_findings(_lint(root, site.path), file_baselines[site.path])
+            if not replay:
+                if baseline is None:
+                    _write_new(file, original)
+                    baseline = {_finding_key(f) for f in _lint(root)}
+                    _write_new(file, changed)
+                replay = _new_replay_findings(_lint(root), baseline)
             if replay:
                 verdict, reason = "reported", ", ".join(sorted({f["code"] for f in replay}))
-                where = sorted({f"{os.path.relpath(f['filename'], root)}:{f['location']['row']}" for f in replay})
+                where = sorted({f"{f['filename']}:{f['location']['row']}" for f in replay})
             else:
                 engines = _explain(root, site.path, site.line)
                 if not engines and not site.path.endswith(".py"):
@@ -1281,6 +1299,8 @@ def main(argv: list[str] | None = None) -> int:
     labels = load_labels()
     verified = load_toml("findings.toml").get("finding", {})
     summary = summarise(results, labels)
+    diagnostics = [f for f in unmodified if not f["code"]]  # a file that cannot be read: not a finding
+    unmodified = [f for f in unmodified if f["code"]]
     unverified = [f for f in unmodified if f"{f['key']}:{f['code']}" not in verified]
     report = {
         "date": time.strftime("%Y-%m-%d"), "seconds": round(time.time() - started), "target": TARGET,
@@ -1298,7 +1318,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{name}: {len(items)}")
             for item in items:
                 print(f"  {item['key']}  {item['kind']}  {item['reason']}")
-    print(f"\nfindings on the unmodified repositories: {len(unmodified)}, not verified: {len(unverified)}")
+    print(f"\nfindings on the unmodified repositories: {len(unmodified)}, not verified: {len(unverified)}"
+          f" (and {len(diagnostics)} files that could not be read)")
     for finding in unverified:
         print(f"  {finding['key']}  {finding['code']}  {finding['message'][:160]}")
     if args.write_docs:
