@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import os
 
 import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts
@@ -258,14 +259,28 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         for name in names:
             values = []
             for site in sites:
-                value = site.get(name, MISSING)
+                value = self._own_definitions(site.get(name, MISSING))
                 if value is MISSING:
                     value = self._eval(defaults[name]) if name in defaults else UNKNOWN
                 values.append(value)
             self.state.names[name] = self._join_values(values, {}, fresh=True)
 
+    def _own_definitions(self, value: object) -> object:
+        """A class or function of this module that a caller passes (``create_engines(..., LLMActor)``),
+        read by the caller's analysis of this file: this analysis's own definition of it."""
+        if isinstance(value, OneOf):
+            return OneOf(tuple((self._own_definitions(option), origin) for option, origin in value.options))
+        if isinstance(value, (ClassRef, FunctionRef)) and value.path is not None and self.path is not None:
+            if os.path.abspath(value.path) == os.path.abspath(self.path):
+                for node in self.tree.body:
+                    if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                        node.lineno, node.name) == (value.node.lineno, value.node.name):
+                        found = self.module_scope.final.names.get(node.name) if self.module_scope.final else None
+                        return found if isinstance(found, (ClassRef, FunctionRef)) and found.node is node else value
+        return value
+
     def _wants_callers(self, node: ast.AST, owner: ast.ClassDef | None) -> bool:
-        if builds_engine(node):
+        if builds_engine(node) or _calls_a_parameter(node):
             return True
         if owner is not None and node.name == "__init__" and any(
             builds_engine(item) for item in owner.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -889,7 +904,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             # ``llm = None`` on a path that builds no engine: a request sent through the name
             # raises there, so where one is sent the name holds one of the engines built.
             return join_engine_objects([v for v in values if v is not None])
-        if all(isinstance(v, (OneOf, *IMMUTABLE)) for v in values):
+        if all(isinstance(v, (OneOf, ClassRef, FunctionRef, *IMMUTABLE)) for v in values):
             return OneOf.of([(v, None) for v in values])  # a value per path
         return UNKNOWN
 
@@ -987,6 +1002,25 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
 
 
 _BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _calls_a_parameter(function: ast.AST) -> bool:
+    """The function calls what a parameter holds (``factory(**kw)``,
+    ``llm_actor_cls.options(...).remote(...)``, ``deployment.bind(...)``): a class or function its
+    callers hand it, maybe one that builds an engine."""
+    args = function.args
+    parameters = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - {"self", "cls"}
+    if not parameters:
+        return False
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        while isinstance(func, ast.Attribute) and func.attr in ("remote", "bind", "options"):
+            func = func.value.func if isinstance(func.value, ast.Call) else func.value
+        if isinstance(func, ast.Name) and func.id in parameters:
+            return True
+    return False
 
 
 def _rebound_names(function: ast.AST) -> set[str]:

@@ -71,6 +71,11 @@ class CallsMixin:
             target = self._watch.get((node.lineno, node.col_offset))
             if target is not None:
                 return self._capture_call(node, *target)
+        if _calls_super(node) and self.scope.class_node is not None:
+            result = self._super_method_call(node)
+            if result is not NOT_FOLLOWED:
+                self._followed_self_call = True
+                return result
         func = self._eval(node.func)
         if isinstance(func, VllmClass):
             return self._construct(func.name, node)
@@ -617,7 +622,20 @@ class CallsMixin:
             return self._list_method(owner, name, node)
         if isinstance(owner, VllmClass):
             return self._class_method(owner, name, node)
-        if isinstance(owner, ClassRef) and name == "remote":
+        if isinstance(owner, OneOf):  # one of several classes (expressions._classes)
+            classes = [option for option, _ in owner.options]
+            if name in ("remote", "bind"):
+                followed = [self._construct_instance(ref, node, remote=True) for ref in classes]
+                if not all(followed):
+                    self._args_escape(node)
+                return UNKNOWN
+            for ref in classes:
+                if any(k.arg == "runtime_env" for k in node.keywords):
+                    self._record_ray_env(ref.node, self._runtime_env_keyword(node))
+            self._args_read(node)
+            return owner
+        if isinstance(owner, ClassRef) and name in ("remote", "bind"):
+            # A Ray actor, or a Ray Serve deployment's replica: __init__ runs in its own process.
             if not self._construct_instance(owner, node, remote=True):
                 self._args_escape(node)
             return UNKNOWN  # an actor handle
@@ -743,6 +761,17 @@ class CallsMixin:
         else:
             target.exact = False
             target.optional = None
+
+
+def _calls_super(node: ast.Call) -> bool:
+    """``super().name(...)`` (or ``super(Cls, self).name(...)``)."""
+    func = node.func
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name)
+        and func.value.func.id == "super"
+    )
 
 
 def _may_change_self(node: ast.Call) -> bool:

@@ -41,6 +41,12 @@ from vllm_lint.python.values import (
 )
 
 
+def _classes(value: OneOf) -> list[ClassRef]:
+    """The classes a value may be, when it is certainly one of them (else empty)."""
+    options = [option for option, _ in value.options]
+    return options if all(isinstance(option, ClassRef) for option in options) else []
+
+
 class ExpressionsMixin:
     """Expressions: names, containers, operators, comprehensions."""
 
@@ -181,8 +187,10 @@ class ExpressionsMixin:
                     self.state.names[SELF_SHADOW + node.attr] = bound
                 return bound
             return SelfAttribute(id(self.scope.class_node), node.attr)
+        if isinstance(base, OneOf) and node.attr in ("options", "remote", "bind") and _classes(base):
+            return BoundMethod(base, node.attr)  # one of several actor or deployment classes
         if isinstance(base, ClassRef):
-            if node.attr in ("options", "remote"):
+            if node.attr in ("options", "remote", "bind"):
                 return BoundMethod(base, node.attr)
             info = base.info or self._classes.get(id(base.node))
             if info is not None and node.attr in info.defaults and node.attr not in self._class_attr_stores:

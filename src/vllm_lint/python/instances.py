@@ -195,6 +195,51 @@ class InstancesMixin:
             return UNKNOWN
         return self._join_values(returns, {}) if returns else None
 
+    def _super_method_call(self, call: ast.Call) -> object:
+        """``super().__init__(...)``, ``super().setup(...)`` in a method: the method of the nearest
+        base class of this module that defines it runs with the call's arguments, over ``self``'s
+        followed attributes, as ``self.method(...)`` does."""
+        lexical = getattr(self.scope.node, "_vllm_lint_class", None)
+        current = self.scope.class_node
+        if not isinstance(lexical, ast.ClassDef) or not isinstance(current, ast.ClassDef):
+            return NOT_FOLLOWED
+        method = self._base_method(lexical, call.func.attr)
+        if (
+            method is None
+            or _abstract(method)
+            or len(self._inline_stack) >= MAX_INLINE_DEPTH + 1
+            or method in self._inline_stack
+            or self._inline_budget <= 0
+        ):
+            return NOT_FOLLOWED
+        instance = self._instances[-1] if self._instances else _Instance(ClassRef(current, path=self._foreign_path), methods_of(current))
+        final, returns = self._call_method(instance, method, call, share=True)
+        for shadow in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
+            del self.state.names[shadow]
+        if final is None:
+            self._stopped = True
+            return UNKNOWN
+        self.state.names.update(_shadows_of(final))
+        self.state.env, self.state.env_open = final.env, final.env_open
+        return self._join_values(returns, {}) if returns else None
+
+    def _base_method(self, class_node: ast.ClassDef, name: str, depth: int = 0) -> ast.AST | None:
+        """The method ``name`` of the first base class of this module, in order and depth first,
+        that defines it (None: a base class elsewhere, or none defines it)."""
+        if depth > 4:
+            return None
+        for base in class_node.bases:
+            found = [c for owner, c in self._base_classes(base) if owner is self]
+            if not found:
+                return None  # a base class of another module or package: not followed
+            method = methods_of(found[0]).get(name)
+            if method is not None:
+                return method
+            method = self._base_method(found[0], name, depth + 1)
+            if method is not None:
+                return method
+        return None
+
     def _subclass_method_calls(self, instance: _Instance, name: str, call: ast.Call) -> object:
         """A method the class leaves to its subclasses: each implementation in this module runs."""
         implementations = [

@@ -197,7 +197,7 @@ class ProjectModules:
         bindings: list[dict] = []
         for caller, caller_sites in by_file.items():
             watch = {(site.line, site.col): (function, owner is not None) for site in caller_sites}
-            captured = self._captures(caller, watch)
+            captured = self._captures(caller, watch, path)
             if captured is None:
                 return None
             for site in caller_sites:
@@ -216,9 +216,11 @@ class ProjectModules:
             self._calls = CallIndex(self)
         return self._calls.changed_elsewhere(path, owner, attribute)
 
-    def _captures(self, caller: str, watch: dict) -> dict | None:
+    def _captures(self, caller: str, watch: dict, callee: str) -> dict | None:
         """The values a module passes at the calls ``watch`` names, from an analysis of it that
-        stops at each of them (``ModuleAnalysis.watched``)."""
+        stops at each of them (``ModuleAnalysis.watched``).  The callee's module may be under
+        analysis (the file being linted): the caller may still import it (the classes it passes
+        are that module's)."""
         caller = os.path.abspath(caller)
         key = (caller, frozenset(watch))
         if key in self._watched:
@@ -232,6 +234,8 @@ class ProjectModules:
         cuts_before = len(self._cut)
         if data is not None:
             self._watching.append(key)
+            in_progress = self._in_progress
+            self._in_progress = [p for p in in_progress if p != os.path.abspath(callee)]
             try:
                 from vllm_lint.python.analyzer import analyze_module
                 from vllm_lint.sources import decode_python
@@ -243,6 +247,7 @@ class ProjectModules:
                 result = None
             finally:
                 self._watching.pop()
+                self._in_progress = in_progress
         # A result computed while a caller's analysis further out was cut short (it was under
         # way) is not what that analysis will know once it ends: kept for this call only.
         cut_outside = [cut for cut in self._cut[cuts_before:] if cut in self._watching]

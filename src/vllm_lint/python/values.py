@@ -227,6 +227,11 @@ IMMUTABLE = _IMMUTABLE = (str, bytes, int, float, bool, type(None))
 MAX_OPTIONS = 8  # values a OneOf keeps before it gives up and becomes UNKNOWN
 
 
+# Values a OneOf may hold several of: constants, and references to the project's classes and
+# functions (``LLMRayActorAsync if args.async_train else LLMRayActor``), which nothing mutates.
+_SHARED = _IMMUTABLE + (ClassRef, FunctionRef)
+
+
 class OneOf:
     """A value that differs between paths: each option a (value, origin) pair.
 
@@ -259,8 +264,8 @@ class OneOf:
             flat = [(value, origin) for value, origin in flat if not isinstance(value, DictObj)] + [(joined, None)]
         unique: list[tuple[object, Origin | None]] = []
         for value, origin in flat:
-            if not (value is ABSENT or isinstance(value, _IMMUTABLE)) and any(
-                other is not value and not (other is ABSENT or isinstance(other, _IMMUTABLE)) for other, _ in unique
+            if not (value is ABSENT or isinstance(value, _SHARED)) and any(
+                other is not value and not (other is ABSENT or isinstance(other, _SHARED)) for other, _ in unique
             ):
                 return UNKNOWN  # two different containers: not tracked
             if not any(_same_option(value, origin, other, other_origin) for other, other_origin in unique):

@@ -1,0 +1,15 @@
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--pretrain")
+parser.add_argument("--async-train", action="store_true")
+args = parser.parse_args()
+
+if args.async_train:
+    from inference.rollout.ray_engines import LLMRayActorAsync as LLMRayActor
+else:
+    from inference.rollout.ray_engines import LLMRayActor
+
+from inference.rollout.ray_engines import create_vllm_engines
+
+vllm_engines = create_vllm_engines(2, args.pretrain, True, LLMRayActor)
