@@ -1066,21 +1066,28 @@ def _finding_key(finding: dict) -> tuple:
 
 
 def _unknown_reason(engines: list[dict]) -> tuple[bool, str]:
-    """Whether every engine at the line has every replay setting known, and else the first reason."""
+    """Whether an engine at the line (one built for a call of the project, or the construction on
+    its own) has every replay setting known, and else the first reason."""
     if not engines:
         return False, "no engine at this line"
-    for engine in engines:
-        settings = engine.get("settings", {})
-        for name in REPLAY_SETTINGS:
-            setting = settings.get(name)
-            if setting is None:
-                continue
-            if setting["state"] == "unknown":
-                return False, f"{name}: {setting.get('reason', 'unknown')}"
-            if setting["state"] == "choice":
-                if any(a.get("state") == "unknown" for a in setting.get("alternatives", [])):
-                    return False, f"{name}: a choice with unknown alternatives"
-    return True, ""
+    reasons = [_first_unknown(engine) for engine in engines]
+    if any(reason is None for reason in reasons):
+        return True, ""
+    return False, reasons[0]
+
+
+def _first_unknown(engine: dict) -> str | None:
+    """The first replay setting the engine does not get known, with explain's reason."""
+    settings = engine.get("settings", {})
+    for name in REPLAY_SETTINGS:
+        setting = settings.get(name)
+        if setting is None:
+            continue
+        if setting["state"] == "unknown":
+            return f"{name}: {setting.get('reason', 'unknown')}"
+        if setting["state"] == "choice" and any(a.get("state") == "unknown" for a in setting.get("alternatives", [])):
+            return f"{name}: a choice with unknown alternatives"
+    return None
 
 
 def _scratch_copy(root: Path) -> Path:
