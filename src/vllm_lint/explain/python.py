@@ -61,7 +61,7 @@ def python_reports(path: str, result, version: Version, where: Where, reported: 
         version = image_release(tree, version)
     project = project_modules()
     with project.analysing(path):
-        analysis = analyze_module(tree, path, project)
+        analysis = analyze_module(tree, path, project, bind_callers=True)
     trees = _Trees(path, tree)
     reports = []
     kept: list = []

@@ -229,7 +229,7 @@ def _analyse(source: str, path: str | None):
         return analyze_module(tree)
     project = project_modules()
     with project.analysing(real_path):  # as the linted file: an import cycle through it is unknown
-        return analyze_module(tree, real_path, project)
+        return analyze_module(tree, real_path, project, bind_callers=True)
 
 
 def _engines_of(source: str, path: str | None, version: Version, findings: list[Finding]) -> tuple[object, dict[int, object]]:

@@ -163,7 +163,7 @@ def analyze_tree(tree: ast.Module, version: Version, path: str | None = None, ve
     else:
         project = project_modules()
         with project.analysing(real_path):
-            analysis = analyze_module(tree, real_path, project)
+            analysis = analyze_module(tree, real_path, project, bind_callers=True)
     findings = check_facts(_not_reported_elsewhere(analysis, version, real_path), analysis.requests, version)
     framework_findings = _framework_findings(analysis, version, real_path, version_source)
     if framework_findings:
@@ -258,7 +258,7 @@ def _not_reported_elsewhere(analysis, version: Version, path: str | None) -> lis
             if where is None:
                 source = [e for e in engines if e.built_at is None]
             else:
-                source = [_by_its_own_code(e) for e in project_modules().engines_of(where)]
+                source = [_by_its_own_code(e) for e in project_modules().engines_as_linted(where)]
             own[where] = {
                 (finding.code, engine.anchor.line, engine.anchor.col)
                 for engine in source

@@ -22,6 +22,7 @@ import builtins
 import os
 
 import vllm_lint.python.symbols as symbols
+from vllm_lint.launch.project import outside_project
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts
 from vllm_lint.python.calls import CallsMixin, ClassInfo, class_info
 from vllm_lint.python.engines import EnginesMixin, join_engine_objects
@@ -79,6 +80,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         project=None,  # python.project.ProjectModules: the project's modules, followed through imports
         summary: ModuleSummary | None = None,
         watch: dict | None = None,
+        bind_callers: bool = False,
     ) -> None:
         self.tree = tree
         self.path = path
@@ -105,6 +107,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         # Calls another module's function asks about (``callers.py``): (line, col) -> (the
         # function called, whether it is a method); what each passes is kept in ``watched``.
         self._watch = watch or {}
+        # Whether functions that build engines are analysed with what the project's callers pass:
+        # for the file being linted (a module read for its names, or for a caller's values, binds
+        # only the functions whose calls it is asked about).
+        self._bind_callers = bind_callers
         self.watched: dict[tuple[int, int], dict] = {}
         self._watched_inlined: dict[tuple[int, int], list[dict]] = {}
         self._watched_standalone: dict[tuple[int, int], list[dict]] = {}
@@ -240,14 +246,18 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         """Parameters bound to what every call in the project passes (``callers.py``), for a
         function that builds an engine (or the ``__init__`` of a class one of whose methods
         does), or one whose calls another module's analysis is following."""
-        if self.project is None or self.path is None:
+        if self.project is None or self.path is None or not (self._bind_callers or self._watch):
             return
+        if outside_project(self.path):
+            return  # vLLM's own code, an installed package: its callers are everyone's
         at_top = parent is self.module_scope or (parent.kind == "class" and parent.parent is self.module_scope)
         args = node.args
         parameters = args.posonlyargs + args.args + args.kwonlyargs
         if owner is not None:
             parameters = parameters[1:]
-        if not at_top or not (parameters or args.vararg or args.kwarg) or not self._wants_callers(node, owner):
+        if not at_top or not (parameters or args.vararg or args.kwarg):
+            return
+        if not (self._holds_watched_call(node) or self._bind_callers and self._wants_callers(node, owner)):
             return
         sites = self.project.call_bindings(self.path, node, owner)
         if not sites:
@@ -282,15 +292,15 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
     def _wants_callers(self, node: ast.AST, owner: ast.ClassDef | None) -> bool:
         if builds_engine(node) or _calls_a_parameter(node):
             return True
-        if owner is not None and node.name == "__init__" and any(
+        return owner is not None and node.name == "__init__" and any(
             builds_engine(item) for item in owner.body if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef))
-        ):
-            return True
-        return bool(self._watch) and any(
-            (line, col) in self._watch
-            for line, col in self._watch
-            if node.lineno <= line <= (node.end_lineno or node.lineno)
         )
+
+    def _holds_watched_call(self, node: ast.AST) -> bool:
+        """A call another module's analysis asks about is in this function: its values depend on
+        what this function's own callers pass."""
+        end = node.end_lineno or node.lineno
+        return any(node.lineno <= line <= end for line, _ in self._watch)
 
     def _annotated_instance(self, annotation: ast.AST) -> object:
         """A parameter annotated with a project dataclass (``cfg: ServeConfig``): an instance whose
@@ -1041,7 +1051,12 @@ def _opened(original: object, copy_: object) -> bool:
 
 
 def analyze_module(
-    tree: ast.Module, path: str | None = None, project=None, max_passes: int = 3, watch: dict | None = None
+    tree: ast.Module,
+    path: str | None = None,
+    project=None,
+    max_passes: int = 3,
+    watch: dict | None = None,
+    bind_callers: bool = False,
 ) -> ModuleAnalysis:
     """Analyse a module; again while a pass learns what the previous one could not know:
     functions that change module-level values, Ray actors' runtime environments."""
@@ -1049,7 +1064,7 @@ def analyze_module(
     ray_envs: dict[int, list] = {}
     summary = ModuleSummary(tree)
     for _ in range(max_passes):
-        analysis = ModuleAnalysis(tree, volatile, ray_envs, path, project, summary, watch)
+        analysis = ModuleAnalysis(tree, volatile, ray_envs, path, project, summary, watch, bind_callers)
         analysis.run()
         if analysis.found_volatile <= volatile and _same_envs(analysis.ray_envs, ray_envs):
             return analysis

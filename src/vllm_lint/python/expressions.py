@@ -19,6 +19,7 @@ from vllm_lint.python.state import (
     SelfAttribute,
     span_of,
 )
+from vllm_lint.python.instances import builds_engine
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
     Builtin,
@@ -206,8 +207,8 @@ class ExpressionsMixin:
         nothing in the project changes it afterwards: no other method of the class stores to it
         or mutates it, none hands ``self`` to other code, no subclass exists, and no other code
         writes an attribute of that name.  A copy of the value ``__init__`` left; else MISSING."""
-        if getattr(self.scope.node, "name", None) == "__init__" or self._inline_stack:
-            return MISSING
+        if getattr(self.scope.node, "name", None) == "__init__" or self._inline_stack or not builds_engine(self.scope.node):
+            return MISSING  # what matters is what reaches an engine this method builds
         bound = self._init_bindings.get((id(class_node), attr))
         if not bound or len(bound) != 1 or bound[0] is UNKNOWN or isinstance(bound[0], (ObjectArgs, EngineObj)):
             return MISSING  # engines, requests and arguments objects: read at the end (``_self_attribute``)

@@ -45,6 +45,7 @@ class ProjectModules:
         # Per analysed module: how many readers each of its dicts has (the fixer asks, across files).
         self._feeds: dict[str, dict[int, int]] = {}
         self._calls = None  # callers.CallIndex, made when a function first asks for its callers
+        self._linted_engines: dict[str, list] = {}
         # Per (caller module, the calls watched there): what each call passes.
         self._watched: dict[tuple, dict | None] = {}
         self._watching: list[tuple] = []  # the callers' analyses under way, outermost first
@@ -275,6 +276,28 @@ class ProjectModules:
                 return path
         return None
 
+    def engines_as_linted(self, path: str) -> list:
+        """The engines a project module's analysis finds when that module is the file linted (its
+        functions analysed with what the project's callers pass): what it reports on its own."""
+        path = os.path.abspath(path)
+        if path not in self._linted_engines:
+            engines = None
+            data = self._text(path)
+            if data is not None and path not in self._in_progress:
+                self._in_progress.append(path)
+                try:
+                    from vllm_lint.python.analyzer import analyze_module
+                    from vllm_lint.sources import decode_python
+
+                    tree = ast.parse(decode_python(data), filename=path)
+                    engines = analyze_module(tree, path=path, project=self, bind_callers=True).engines
+                except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, LookupError):
+                    engines = None
+                finally:
+                    self._in_progress.pop()
+            self._linted_engines[path] = engines if engines is not None else self.engines_of(path)
+        return self._linted_engines[path]
+
     def engines_of(self, path: str) -> list:
         """The engines a project module's own analysis found."""
         self.exports(path)
@@ -297,7 +320,7 @@ class ProjectModules:
             self._texts.pop(path, None)
         else:
             self._texts[path] = data
-        for cache in (self._exports, self._scopes, self._engines, self._feeds, self._analyses, self._watched):
+        for cache in (self._exports, self._scopes, self._engines, self._feeds, self._analyses, self._watched, self._linted_engines):
             cache.clear()
         self._calls = None
 
