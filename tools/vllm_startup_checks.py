@@ -693,7 +693,9 @@ class Walker:
     def cond(self, node: ast.expr, positive: bool) -> object:
         try:
             expr = self.ctx.translate(node)
-        except Untranslatable:
+        except Untranslatable as error:
+            if DEBUG:
+                print(f"  untranslatable in {self.where}:{node.lineno}: {ast.unparse(node)[:120]} ({error})", file=sys.stderr)
             return None
         return expr if positive else {"op": "not", "args": [expr]}
 

@@ -131,6 +131,7 @@ def tiny_llama(folder: Path) -> Path:
 MODEL_WORDS = (
     "model", "architecture", "hf_config", "checkpoint", "GPU", "gpu", "device", "CUDA", "cuda", "platform",
     "compute capability", "MoE", "moe", "expert", "is not installed", "No module", "import",
+    "tokenizer",
 )
 
 
