@@ -644,10 +644,12 @@ def skips_validation(annotation: ast.AST) -> bool:
     return isinstance(node, ast.Subscript) and ast.unparse(node.value).rsplit(".", 1)[-1] == "SkipValidation"
 
 
-def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str, classes: ConfigClasses) -> dict | None:
-    """{"class": name, "fields": [...], "choices": {...}} when the field holds one ``@config``
-    dataclass: the keys its JSON value may have (when pydantic rejects others: "Unexpected
-    keyword argument") and the closed choices of its keys (when pydantic validates them)."""
+def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str, classes: ConfigClasses, depth: int = 0) -> dict | None:
+    """{"class": name, "fields": [...], "choices": {...}, "bounds": {...}, "nested": {...}} when
+    the field holds one ``@config`` dataclass: the keys its JSON value may have (when pydantic
+    rejects others: "Unexpected keyword argument"), the closed choices and the ``Field`` bounds
+    of its keys (when pydantic validates them), and the same for a key that holds a config
+    dataclass itself (``compilation_config["pass_config"]``, a ``PassConfig``)."""
     annotation = field_annotation(tree, dotted, cls, field)
     hints = _hints(tree, *annotation) if annotation is not None else None
     found = [value for kind, value in hints or () if kind == "class"]
@@ -670,6 +672,22 @@ def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str, classes:
     values = key_choices(tree, bound[1], node)
     if values:
         entry["choices"] = values
+    limits = {}
+    nested = {}
+    for name, (_, annotation) in dataclass_fields(tree, bound[1], node).items():
+        if skips_validation(annotation):
+            continue
+        found = field_bounds(node, tree, bound[1], name)
+        if found:
+            limits[name] = found
+        if depth < 2:
+            inner = config_keys(tree, bound[1], node, name, classes, depth + 1)
+            if inner is not None:
+                nested[name] = inner
+    if limits:
+        entry["bounds"] = dict(sorted(limits.items()))
+    if nested:
+        entry["nested"] = dict(sorted(nested.items()))
     return entry if len(entry) > 1 else None
 
 
@@ -1357,6 +1375,9 @@ def release_schema(wheel: Path) -> dict:
             "LLM": sorted(llm_keywords(tree, engine_fields)),
         }
         all_keywords = set().union(*keywords.values())
+        for dest in dash_normalised(classes["EngineArgs"]):
+            if dest in keys:
+                keys[dest]["dashes"] = True
         return {
             "options": dict(sorted(options.items())),
             "keywords": keywords,
@@ -1365,6 +1386,31 @@ def release_schema(wheel: Path) -> dict:
             "bounds": dict(sorted(bounds.items())),
             "keys": dict(sorted(keys.items())),
         }
+
+
+def dash_normalised(engine: ast.ClassDef) -> set[str]:
+    """Dict arguments whose keys ``EngineArgs`` rewrites with dashes as underscores before the
+    config is built from them (``{k.replace("-", "_"): v for k, v in self.speculative_config.items()}``,
+    0.34): ``num-speculative-tokens`` is ``num_speculative_tokens`` there."""
+    found = set()
+    for node in ast.walk(engine):
+        if not (isinstance(node, ast.DictComp) and len(node.generators) == 1):
+            continue
+        key, source = node.key, node.generators[0].iter
+        if (
+            isinstance(key, ast.Call)
+            and isinstance(key.func, ast.Attribute)
+            and key.func.attr == "replace"
+            and [a.value if isinstance(a, ast.Constant) else None for a in key.args] == ["-", "_"]
+            and isinstance(source, ast.Call)
+            and isinstance(source.func, ast.Attribute)
+            and source.func.attr == "items"
+            and isinstance(source.func.value, ast.Attribute)
+            and isinstance(source.func.value.value, ast.Name)
+            and source.func.value.value.id == "self"
+        ):
+            found.add(source.func.value.attr)
+    return found
 
 
 def llm_keywords(tree: Tree, engine_fields) -> set[str]:

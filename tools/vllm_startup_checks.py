@@ -83,6 +83,7 @@ def read_sources(wheel: Path) -> dict[str, ast.Module]:
             if (
                 (name.startswith("vllm/config/") and name.endswith(".py"))
                 or name in ("vllm/engine/arg_utils.py", "vllm/entrypoints/llm.py", "vllm/envs.py")
+                or (name.startswith("vllm/entrypoints/") and name.endswith("/cli_args.py"))
                 or (name.startswith(SPEC_DIR) and name.endswith(".py") and "config" in name.rsplit("/", 1)[-1])
             ):
                 text = archive.read(name).decode("utf-8")
@@ -198,6 +199,14 @@ class Release:
                         self.aliases.setdefault(target, values if isinstance(values, tuple) else (values,))
         self.engine = self.classes.get("EngineArgs")
         self.env = _environment_variables(modules.get("vllm/envs.py"))
+        # ``vllm serve``'s own options (``FrontendArgs`` and its bases): name -> literal default.
+        self.frontend: dict[str, object] = {}
+        self.frontend_types: dict[str, str] = {}
+        for cls, info in self.classes.items():
+            if cls.endswith("FrontendArgs") and info.path.startswith("vllm/entrypoints/"):
+                for name, default in info.fields.items():
+                    self.frontend.setdefault(name, default)
+                    self.frontend_types.setdefault(name, info.annotations.get(name, ""))
         # (config class, field) -> argument name, or (argument, key) for dict-built configs.
         self.filled: dict[tuple[str, str], object] = {}
         self.dict_built: dict[str, str] = {}  # config class -> the dict argument it is built from
@@ -271,6 +280,18 @@ class Release:
                         and _is_self_attr(value)
                     ):
                         self.spec_aliases[key.value] = value.attr
+        # An argument whose type is one config class: argparse builds the class from the JSON of
+        # its option (get_kwargs), LLM from a dict (``_make_config``): the class is built from
+        # the argument's keys, as where EngineArgs itself writes ``Cls(**self.x)``.
+        typed: dict[str, list[str]] = {}
+        for name, text in engine.annotations.items():
+            parts = [part.strip() for part in text.split("|")]
+            classes = [part for part in parts if part in self.classes and part.endswith("Config")]
+            if len(classes) == 1 and all(part in (classes[0], "None") for part in parts):
+                typed.setdefault(classes[0], []).append(name)
+        for cls, names in typed.items():
+            if len(names) == 1 and cls not in self.dict_built and not any(c == cls for c, _ in self.filled):
+                self.dict_built[cls] = names[0]
         # Keys EngineArgs writes into a dict argument itself before the config is built from it
         # (``self.speculative_config.update({"target_model_config": target_model_config})``):
         # not the user's, their values are not arguments.
@@ -314,6 +335,8 @@ class Release:
 
     def arg_type(self, name: str) -> str:
         text = self.engine.annotations.get(name, "") if self.engine else ""
+        if not text and name in self.frontend_types:
+            text = self.frontend_types[name]
         for kind in ("bool", "int", "float"):
             if text.replace(" ", "") in (kind, f"{kind}|None", f"Optional[{kind}]"):
                 return kind
@@ -413,6 +436,14 @@ class Context:
 
     def field(self, cls: str, name: str) -> dict:
         release = self.release
+        if cls == SERVE:
+            # ``vllm serve``'s parsed arguments: its own options and the engine arguments.
+            if name == "subparser":
+                return {"const": "serve"}
+            engine = release.classes.get("AsyncEngineArgs") or release.engine
+            if name in release.frontend or (release.engine is not None and name in release.engine.fields) or (engine is not None and name in engine.fields):
+                return {"arg": name}
+            raise Untranslatable(name)
         info = release.classes.get(cls)
         if info is not None and name in info.properties and self.depth < 4:
             self.depth += 1
@@ -494,6 +525,14 @@ class Context:
             if sub is None:
                 raise Untranslatable(ast.unparse(node))
             return self.field(sub, chain[1])
+        if len(chain) == 2:
+            # A config held by a field the engine fills from a dict argument
+            # (``ParallelConfig.eplb_config``, built from ``eplb_config``): a key of that argument.
+            holder = self.field(cls, chain[0])
+            built = {argument: built_cls for built_cls, argument in self.release.dict_built.items()}
+            if set(holder) <= {"arg", "via"} and holder.get("arg") in built:
+                return self.field(built[holder["arg"]], chain[1])
+            raise Untranslatable(ast.unparse(node))
         if len(chain) != 1:
             raise Untranslatable(ast.unparse(node))
         return self.field(cls, chain[0])
@@ -559,6 +598,16 @@ class Context:
                 names = [k.id for k in kinds if isinstance(k, ast.Name)]
                 if len(names) == len(kinds) and set(names) <= {"str", "int", "float", "bool", "dict", "list", "type"}:
                     return {"op": "isinstance", "args": [self.translate(node.args[0]), {"const": names}]}
+            if self.cls == SERVE and func in ("getattr", "hasattr") and len(node.args) >= 2 and _is_owner(node.args[0], self.owner) and isinstance(node.args[1], ast.Constant):
+                value = self.field(SERVE, node.args[1].value)
+                if func == "hasattr":
+                    return {"const": True}
+                if len(node.args) == 3 and "arg" in value:
+                    default = literal(node.args[2])
+                    if default is UNDEFINED:
+                        raise Untranslatable(ast.unparse(node))
+                    return dict(value, default=default)
+                return value
             if func in ("int", "bool") and len(node.args) == 1 and not node.keywords:
                 return {"op": func, "args": [self.translate(node.args[0])]}
             if func in ("min", "max") and len(node.args) >= 2 and not node.keywords:
@@ -768,9 +817,14 @@ class Walker:
             for node in ast.walk(method):
                 if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    me = method.args.args[0].arg if method.args.args else "self"
                     for target in targets:
+                        if isinstance(target, ast.Attribute) and _is_self_attr(target.value, me):
+                            # ``self.x.key = ...``: one key of the config built from argument x.
+                            self.assignments.append((line, f"{target.value.attr}.{target.attr}", [None]))
+                            continue
                         for inner in ast.walk(target):
-                            if isinstance(inner, ast.Attribute) and _is_owner(inner.value, method.args.args[0].arg if method.args.args else "self"):
+                            if isinstance(inner, ast.Attribute) and _is_owner(inner.value, me):
                                 self.assignments.append((line, inner.attr, [None]))
                 elif isinstance(node, ast.Call) and node is not call and any(
                     _is_owner(a, "self") for a in list(node.args) + [k.value for k in node.keywords]
@@ -778,6 +832,8 @@ class Walker:
                     self.assignments.append((line, "*", [None]))
             return
         if any(_is_owner(a, owner) for a in list(call.args) + [k.value for k in call.keywords]):
+            if self.ctx.cls == SERVE and _only_reads(self.ctx.release, call, owner):
+                return
             self.assignments.append((line, "*", [None]))
 
     def assign(self, stmt: ast.stmt, path: list) -> None:
@@ -982,6 +1038,11 @@ def _args_read_directly(expr) -> set:
     return {e["arg"] for e in _walk_expr(expr, skip=_READ_IN_PLACE) if isinstance(e, dict) and "arg" in e}
 
 
+def _keys_read(expr) -> set:
+    """``argument.key`` for each key of a dict argument the expression reads."""
+    return {f"{node['arg']}.{node['key']}" for node in _walk_expr(expr) if isinstance(node, dict) and "arg" in node and "key" in node}
+
+
 def _args_of(expr) -> set:
     return {e["arg"] for e in _walk_expr(expr) if isinstance(e, dict) and "arg" in e}
 
@@ -1064,6 +1125,7 @@ def extract(release: Release) -> list[dict]:
                 walker.prior_values = [first.values.get((line, field)) for line, field, _ in first.assignments]
             checks += walker.run()
     checks += _llm_checks(release)
+    checks += _serve_checks(release)
     checks += _speculator_checks(release)
     # EngineArgs rewrites arguments before it builds the configs: a check reading one it
     # may have rewritten is kept only where the rewrite did not run.
@@ -1083,6 +1145,47 @@ def _llm_checks(release: Release) -> list[dict]:
     for check in found:
         check["llm_only"] = True
     return found
+
+
+SERVE = "<vllm serve>"  # the context of ``vllm serve``'s parsed arguments
+
+
+def _serve_checks(release: Release) -> list[dict]:
+    """``validate_parsed_serve_args(args)``: ``vllm serve``'s own checks of its parsed options,
+    run before the engine is built (``--enable-auto-tool-choice`` without
+    ``--tool-call-parser``); they hold for ``vllm serve`` command lines only."""
+    for path, module in sorted(release.modules.items()):
+        if not path.startswith("vllm/entrypoints/"):
+            continue
+        for node in module.body:
+            if isinstance(node, ast.FunctionDef) and node.name == "validate_parsed_serve_args" and node.args.args:
+                ctx = Context(release, SERVE, owner=node.args.args[0].arg)
+                found = Walker(ctx, node, path, "validate_parsed_serve_args").run()
+                for check in found:
+                    check["serve_only"] = True
+                return found
+    return []
+
+
+def _only_reads(release: Release, call: ast.Call, owner: str) -> bool:
+    """A module function handed the namespace that assigns none of its attributes."""
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    for module in release.modules.values():
+        for node in module.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name and node.args.args:
+                param = node.args.args[0].arg
+                for inner in ast.walk(node):
+                    targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target] if isinstance(inner, (ast.AugAssign, ast.AnnAssign)) else []
+                    if any(isinstance(t, ast.Attribute) and _is_owner(t.value, param) for t in targets):
+                        return False
+                    if (
+                        isinstance(inner, ast.Call)
+                        and ast.unparse(inner.func) not in ("getattr", "hasattr", "isinstance")
+                        and any(isinstance(a, ast.Name) and a.id == param for a in inner.args)
+                    ):
+                        return False  # handed on: not followed
+                return True
+    return False
 
 
 def _speculator_checks(release: Release) -> list[dict]:
@@ -1194,12 +1297,15 @@ def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
             continue  # its own assignments were read in order
         # A local of create_engine_config was read at its line, its rewrites before included.
         used = _args_read_directly(check["when"]) if name == "create_engine_config" else _args_of(check["when"])
+        used = used | _keys_read(check["when"])
         walker = Walker(Context(release, "EngineArgs"), function, "", name)
         walker.run()
         for _, field, path in walker.assignments:
             if field in used:
                 guard = _guard(path)
                 if guard is None:
+                    if DEBUG:
+                        print(f"rewritten {check['function']}:{check['line']}: {field} in EngineArgs.{name}", file=sys.stderr)
                     return None
                 guards.append({"op": "not", "args": [guard]})
     if guards:
@@ -1218,7 +1324,7 @@ def arguments_of(release: Release, checks: list[dict]) -> dict:
             used |= _args_of(field["expr"]) if field["expr"] else set()
     table = {}
     for name in sorted(used):
-        default = release.defaults.get(name, UNDEFINED)
+        default = release.defaults.get(name, release.frontend.get(name, release.field_default("AsyncEngineArgs", name)))
         entry = {"type": release.arg_type(name)}
         if default is not UNDEFINED:
             entry["default"] = default
@@ -1258,6 +1364,7 @@ def generate(versions: list[str]) -> dict:
         checks = extract(release)
         for check in checks:
             check.setdefault("llm_only", False)
+            check.setdefault("serve_only", False)
         key = ".".join(version.split(".")[:2])
         entry = {"release": version, **arguments_of(release, checks)}
         nodes: list = []

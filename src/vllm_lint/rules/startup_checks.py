@@ -404,15 +404,21 @@ class Arguments:
             return entry["default"] if entry else UNKNOWN
         if not isinstance(inner, Known):
             return UNKNOWN
-        if self._outside_choices(name, key, inner.value):
-            return UNKNOWN  # the config's own validation rejects it first (VLM303 says so)
+        if self._invalid(name, key, inner.value):
+            return UNKNOWN  # the config's own validation rejects it first (VLM303, VLM304 say so)
         return inner.value
 
-    def _outside_choices(self, name, key, value) -> bool:
+    def _invalid(self, name, key, value) -> bool:
+        """The value fails its config field's own choices or bounds, which pydantic checks
+        before any validator of the config runs."""
         release = schema.schema_for(self.version)
         entry = release.keys.get(name) if release.exact and release.keys else None
-        accepted = entry.get("choices", {}).get(key) if entry else None
-        return bool(accepted) and schema.outside_choices(value, accepted)
+        if not entry:
+            return False
+        accepted = entry.get("choices", {}).get(key)
+        if accepted and schema.outside_choices(value, accepted):
+            return True
+        return schema.breaks_bounds(value, entry.get("bounds", {}).get(key))
 
     def _speculators(self) -> bool:
         return may_be_speculators_checkpoint(self.facts)
@@ -501,11 +507,13 @@ def _render(check, evaluator) -> str:
         return check["message"]
 
 
-def _spell(arguments, name, key, evaluator) -> str:
+def _spell(arguments, name, key, evaluator, with_value: bool = True) -> str:
     """An argument as the front end writes it, with its value where that is short."""
     command_line = arguments.facts.source == "command-line"
     text = "--" + name.replace("_", "-") if command_line else name
     text = f"{text}.{key}" if key and command_line else (f'{text}["{key}"]' if key else text)
+    if not with_value:
+        return text
     value = evaluator.value({"arg": name, "key": key} if key else {"arg": name})
     if value is UNKNOWN or isinstance(value, (Mapping, Enum, Factory)) or len(repr(value)) > 30:
         return text
@@ -514,6 +522,32 @@ def _spell(arguments, name, key, evaluator) -> str:
             return text
         return f"{text} {json.dumps(value) if key else value}"
     return f"{text}={value!r}"
+
+
+LONGEST = 193  # characters of a message, its code and a space before it making 200
+
+
+def _message(arguments, written, evaluator, release: str, item: dict, error: str) -> str:
+    """The arguments that fail, vLLM's reason and where vLLM checks it.  A long one drops the
+    function, then the values, then the reason (which the full output format still shows, and
+    which is never cut), never the names of the arguments."""
+    spelled = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator) for n, k in written))
+    names = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator, with_value=False) for n, k in written))
+    reason = error.splitlines()[0].strip() if error else ""
+    where = f"{item['file']}:{item['line']}"
+    head = f"rejected at start-up by vLLM {release}"
+    tries = [(spelled, f": {reason}", f"{item['function']}, {where}"), (spelled, f": {reason}", where), (names, f": {reason}", where)]
+    tries += [(spelled, "", f"{item['function']}, {where}"), (spelled, "", where)]
+    for settings, because, place in tries if reason else tries[3:]:
+        message = f"{settings}: {head}{because} ({place})"
+        if len(message) <= LONGEST:
+            return message
+    for message in (f"{names}: {head} ({where})", f"{names}: {head}"):
+        if len(message) <= LONGEST:
+            return message
+    first = _spell(arguments, *written[0], evaluator, with_value=False)
+    others = len(dict.fromkeys(written)) - 1
+    return f"{first} and {others} more argument{'s' if others > 1 else ''}: {head} ({where})"
 
 
 def check_for(code: str):
@@ -529,6 +563,8 @@ def check_for(code: str):
         for item in data["by_code"].get(code, ()):
             if item.get("llm_only") and not (facts.source == "python" and facts.kind == "LLM"):
                 continue
+            if item.get("serve_only") and not (facts.source == "command-line" and facts.kind == "serve"):
+                continue  # validate_parsed_serve_args: vllm serve's own checks
             read = item["reads"]
             written = [(n, k) for n, k in read if arguments.written(n, k)]
             if not written:
@@ -543,13 +579,8 @@ def check_for(code: str):
             origin = arguments.origin(name)
             span = origin.span if origin is not None and origin.path is None else facts.location_of(name)
             error = _render(item, evaluator)
-            settings = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator) for n, k in written))
             release = data["release"].rsplit(".", 1)[0]
-            message = f"{settings}: rejected at start-up by vLLM {release} ({item['function']}, {item['file']}:{item['line']})"
-            if len(message) > 200:
-                message = f"{settings}: rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
-            if len(message) > 200:
-                message = f"these arguments are rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
+            message = _message(arguments, written, evaluator, release, item, error)
             finding = RULES_BY_CODE[code].finding(message, span, vllm_error=error)
             finding.settings = tuple(dict.fromkeys(f"{n}.{k}" if k else n for n, k in written))
             finding.reads = tuple(dict.fromkeys(n for n, _ in read))

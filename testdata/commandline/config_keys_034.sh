@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# target-version: 0.34
+# Keys of config-valued options on vllm serve command lines, nested configs included, and vllm
+# serve's own checks of its parsed options.
+set -euo pipefail
+MODEL=MiniMaxAI/MiniMax-M2
+
+vllm serve "$MODEL" -tp 4 --compilation-config '{"pass_config": {"fuse_allreduce_rms": false}}'
+vllm serve "$MODEL" -tp 4 --compilation-config '{"mode":3,"pass_config":{"fuse_minimax_qk_norm":true}}'  # expect: VLM301
+vllm serve "$MODEL" --speculative-config '{"method": "ngram", "num-speculative-tokens": 3, "prompt_lookup_max": 4}'
+vllm serve "$MODEL" --watchdog-config '{"timeout": 0}'  # expect: VLM304
+vllm serve "$MODEL" --watchdog-config.timeout 120 --watchdog-config.check_interval 10
+vllm serve "$MODEL" --eplb-config '{"num_redundant_experts": -1}'  # expect: VLM304
+
+# vllm serve checks its own options before the engine starts.
+vllm serve "$MODEL" --enable-auto-tool-choice --tool-call-parser minimax_m2 --reasoning-parser minimax_m2
+vllm serve "$MODEL" --enable-auto-tool-choice --reasoning-parser minimax_m2  # expect: VLM406
+vllm serve "$MODEL" --sse-keep-alive-interval -5  # expect: VLM406
