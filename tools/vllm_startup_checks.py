@@ -170,10 +170,19 @@ class ClassInfo:
 def _default_of(value: ast.expr | None):
     if value is None:
         return UNDEFINED
-    if isinstance(value, ast.Call) and ast.unparse(value.func).endswith("Field"):
+    if isinstance(value, ast.Call) and ast.unparse(value.func).rsplit(".", 1)[-1] in ("Field", "field"):
         for keyword in value.keywords:
             if keyword.arg == "default":
                 return literal(keyword.value)
+            if keyword.arg == "default_factory":
+                # ``default_factory=list`` and ``lambda: [1, 2]``: the value it makes.
+                factory = keyword.value
+                if isinstance(factory, ast.Name) and factory.id in ("list", "dict", "set"):
+                    return {"list": [], "dict": {}, "set": []}[factory.id]
+                if isinstance(factory, ast.Lambda) and not factory.args.args:
+                    made = literal(factory.body)
+                    return list(made) if isinstance(made, (tuple, set)) else made
+                return UNDEFINED
         return UNDEFINED
     return literal(value)
 
@@ -512,6 +521,15 @@ class Context:
             chain.append(base.attr)
             base = base.value
         chain.reverse()
+        if isinstance(base, ast.Name) and base.id != self.owner and len(chain) == 1 and base.id in self.locals:
+            # A local holding a config built from a dict argument (``attention_config =
+            # copy.deepcopy(self.attention_config)``): a key of that argument.
+            held = self.locals[base.id]
+            built = set(self.release.dict_built.values())
+            if set(held) == {"arg"} and held["arg"] in built:
+                cls = next(c for c, a in self.release.dict_built.items() if a == held["arg"])
+                return self.field(cls, chain[0])
+            raise Untranslatable(ast.unparse(node))
         if not isinstance(base, ast.Name) or base.id != self.owner or self.cls is None:
             raise Untranslatable(ast.unparse(node))
         if self.tracked is not None and len(chain) == 1 and chain[0] in self.tracked:
@@ -525,6 +543,13 @@ class Context:
             if sub is None:
                 raise Untranslatable(ast.unparse(node))
             return self.field(sub, chain[1])
+        if len(chain) == 2 and cls in self.release.dict_built:
+            # A config held by a key of a config built from a dict argument
+            # (``self.pass_config.x`` of CompilationConfig): the dotted key of that argument.
+            held = _held_config(self.release, cls, chain[0])
+            if held is not None and self.release.field_default(held, chain[1]) is not UNDEFINED:
+                return {"arg": self.release.dict_built[cls], "key": f"{chain[0]}.{chain[1]}"}
+            raise Untranslatable(ast.unparse(node))
         if len(chain) == 2:
             # A config held by a field the engine fills from a dict argument
             # (``ParallelConfig.eplb_config``, built from ``eplb_config``): a key of that argument.
@@ -543,7 +568,10 @@ class Context:
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             value = literal(node)
             if value is UNDEFINED:
-                raise Untranslatable(ast.unparse(node))
+                # Items computed from the arguments (``(1, pcp, tp * pcp)``).
+                if any(isinstance(item, ast.Starred) for item in node.elts):
+                    raise Untranslatable(ast.unparse(node))
+                return {"op": "list", "args": [self.translate(item) for item in node.elts]}
             return {"const": list(value)}
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
@@ -578,10 +606,22 @@ class Context:
             return {"op": "if", "args": [self.translate(node.test), self.translate(node.body), self.translate(node.orelse)]}
         if isinstance(node, ast.BinOp) and type(node.op) in ARITH:
             return {"op": ARITH[type(node.op)], "args": [self.translate(node.left), self.translate(node.right)]}
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+            return {"op": "&" if isinstance(node.op, ast.BitAnd) else "|", "args": [self.translate(node.left), self.translate(node.right)]}
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            iterated, element, keep, var = self.comprehension(node)
+            return {"op": "collect", "var": var, "kind": "set" if isinstance(node, ast.SetComp) else "list", "args": [iterated, element, keep]}
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.step is None:
+            bounds = [self.translate(b) if b is not None else {"const": None} for b in (node.slice.lower, node.slice.upper)]
+            return {"op": "slice", "args": [self.translate(node.value), *bounds]}
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+            return {"op": "index", "args": [self.translate(node.value), {"const": node.slice.value}]}
         if isinstance(node, ast.NamedExpr) and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) in NO_PLUGINS:
             return {"const": None}
         if isinstance(node, ast.Call):
             func = ast.unparse(node.func)
+            if func in ("copy.deepcopy", "copy.copy", "deepcopy") and len(node.args) == 1 and not node.keywords:
+                return self.translate(node.args[0])  # the same value, another object
             if func in NO_PLUGINS:
                 return {"const": None}
             early = self._none_answer(node)
@@ -608,6 +648,18 @@ class Context:
                         raise Untranslatable(ast.unparse(node))
                     return dict(value, default=default)
                 return value
+            if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)) and not node.keywords:
+                iterated, element, keep, var = self.comprehension(node.args[0])
+                return {"op": func, "var": var, "args": [iterated, {"op": "and", "args": [keep, element]}]}
+            if func in ("len", "sorted") and len(node.args) == 1 and not node.keywords:
+                return {"op": func, "args": [self.translate(node.args[0])]}
+            if (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("startswith", "endswith")
+                and len(node.args) == 1
+                and not node.keywords
+            ):
+                return {"op": node.func.attr, "args": [self.translate(node.func.value), self.translate(node.args[0])]}
             if func in ("int", "bool") and len(node.args) == 1 and not node.keywords:
                 return {"op": func, "args": [self.translate(node.args[0])]}
             if func in ("min", "max") and len(node.args) >= 2 and not node.keywords:
@@ -626,6 +678,28 @@ class Context:
                 return {"arg": node.args[0].value, "default": default}
         raise Untranslatable(ast.unparse(node))
 
+
+    def comprehension(self, node) -> tuple[dict, dict, dict, str]:
+        """One ``for NAME in ITERABLE if ...`` over a value of the arguments: the iterable, the
+        element, the filter, each read with NAME bound to the item (``{"item": NAME}``)."""
+        if len(node.generators) != 1:
+            raise Untranslatable(ast.unparse(node))
+        generator = node.generators[0]
+        if not isinstance(generator.target, ast.Name) or generator.is_async:
+            raise Untranslatable(ast.unparse(node))
+        var = generator.target.id
+        iterated = self.translate(generator.iter)
+        saved = self.locals.get(var)
+        self.locals[var] = {"item": var}
+        try:
+            element = self.translate(node.elt)
+            keep = {"op": "and", "args": [self.translate(test) for test in generator.ifs]} if generator.ifs else {"const": True}
+        finally:
+            if saved is None:
+                self.locals.pop(var, None)
+            else:
+                self.locals[var] = saved
+        return iterated, element, keep, var
 
     def _none_answer(self, call: ast.Call) -> dict | None:
         """A static method of a config class called on one value, whose first statement answers
@@ -670,6 +744,15 @@ def _constructed(release: Release) -> set:
     if key not in _CONSTRUCTED:
         _CONSTRUCTED[key] = {cls for cls, _ in release.filled} | set(release.dict_built)
     return _CONSTRUCTED[key]
+
+
+def _held_config(release: Release, cls: str, field: str) -> str | None:
+    """The config class a field of a config holds (``CompilationConfig.pass_config``: PassConfig)."""
+    info = release.classes.get(cls)
+    text = info.annotations.get(field, "") if info is not None else ""
+    parts = [part.strip() for part in text.split("|")]
+    held = [part for part in parts if part in release.classes and part.endswith("Config")]
+    return held[0] if len(held) == 1 and all(part in (held[0], "None") for part in parts) else None
 
 
 def _sub_config(release: Release, attr: str) -> str | None:
@@ -789,7 +872,9 @@ class Walker:
                 return
             elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 self.assign(stmt, path)
-            elif isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try, ast.Match)) or hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar")):
+            if isinstance(stmt, ast.For):
+                self.loop(stmt, path)
+            if isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try, ast.Match)) or hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar")):
                 # Loops, handlers and context managers: assignments inside make the fields
                 # they write unknown afterwards; raises inside are not kept.
                 for inner in ast.walk(stmt):
@@ -800,9 +885,30 @@ class Walker:
                                 self.ctx.locals.pop(target.id, None)
                 if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
                     path.append(None)
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _mutation(stmt.value, self.ctx.owner):
+                # ``self.custom_ops.append("+rotary_embedding")``: an assignment to the field.
+                self.assign(_mutation(stmt.value, self.ctx.owner), path)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 # A call on the config object may change any field: later checks are unsure.
                 self.call(stmt.value, stmt.lineno)
+
+    def loop(self, stmt: ast.For, path: list) -> None:
+        """``for NAME in ITERABLE:`` over a value of the arguments, whose body raises: each raise
+        is kept under "some item meets the body's conditions" (``{"op": "any"}``).  What the body
+        assigns is left to the loop's treatment after it (unknown)."""
+        if stmt.orelse or not isinstance(stmt.target, ast.Name) or not any(isinstance(n, ast.Raise) for n in ast.walk(stmt)):
+            return
+        try:
+            iterated = self.ctx.translate(stmt.iter)
+        except Untranslatable:
+            return
+        var = stmt.target.id
+        saved = (list(self.assignments), dict(self.values), dict(self.ctx.locals))
+        self.ctx.locals[var] = {"item": var}
+        try:
+            self.block(stmt.body, path + [{"loop": var, "iter": iterated}])
+        finally:
+            self.assignments, self.values, self.ctx.locals = saved
 
     def call(self, call: ast.Call, line: int) -> None:
         """A call of the object's own method writes the fields that method assigns; a call
@@ -879,6 +985,13 @@ class Walker:
                             self.values[(stmt.lineno, node.attr)] = self.ctx.translate(stmt.value)
                         except Untranslatable:
                             pass
+                    elif isinstance(stmt, ast.AugAssign) and node is target and type(stmt.op) in ARITH and self.ctx.cls:
+                        # ``self.custom_ops += ["+rotary_embedding"]``: the field as it was, and the value.
+                        try:
+                            before = self.ctx.field(self.ctx.cls, node.attr)
+                            self.values[(stmt.lineno, node.attr)] = {"op": ARITH[type(stmt.op)], "args": [before, self.ctx.translate(stmt.value)]}
+                        except Untranslatable:
+                            pass
                 elif isinstance(node, ast.Name) and isinstance(stmt, ast.Assign) and len(targets) == 1 and node is target:
                     # A local name: its value where it is assigned, on a sure path only.
                     # Its value from here on this path (branches merge after their ``if``).
@@ -893,6 +1006,7 @@ class Walker:
             if DEBUG:
                 print(f"dropped {self.where}:{stmt.lineno}: path {['?' if c is None else 'ok' for c in conditions]}", file=sys.stderr)
             return
+        conditions = _fold_loops(conditions)
         exc = stmt.exc
         error = ast.unparse(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else ""
         if exc is None or not error.endswith(("Error", "Exception")):
@@ -940,6 +1054,9 @@ class Walker:
         text, fields = message_of(exc, self.ctx)
         if not text:
             return
+        for field in fields:
+            if field["expr"] is not None and any(isinstance(n, dict) and "item" in n for n in _walk_expr(field["expr"])):
+                field["expr"] = None  # the item of a loop: not one value
         self.found.append(
             {
                 "when": condition,
@@ -951,6 +1068,37 @@ class Walker:
                 "function": self.where,
             }
         )
+
+
+MUTATORS = ("append", "extend", "insert", "remove", "pop", "clear", "update", "add", "discard", "setdefault")
+
+
+def _mutation(call: ast.Call, owner: str) -> ast.stmt | None:
+    """A method call that changes a field's list, set or dict in place, as the assignment it
+    amounts to: ``self.x.append(v)`` is ``self.x += [v]``, ``self.x.extend(v)`` is
+    ``self.x += v``; the others give the field a value that is not written (``self.x = <call>``)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in MUTATORS and _is_self_attr(func.value, owner)):
+        return None
+    target = ast.Attribute(value=func.value.value, attr=func.value.attr, ctx=ast.Store())
+    if func.attr == "append" and len(call.args) == 1 and not call.keywords:
+        stmt = ast.AugAssign(target=target, op=ast.Add(), value=ast.List(elts=[call.args[0]], ctx=ast.Load()))
+    elif func.attr == "extend" and len(call.args) == 1 and not call.keywords:
+        stmt = ast.AugAssign(target=target, op=ast.Add(), value=call.args[0])
+    else:
+        stmt = ast.Assign(targets=[target], value=call)
+    return ast.copy_location(ast.fix_missing_locations(ast.copy_location(stmt, call)), call)
+
+
+def _fold_loops(conditions: list) -> list:
+    """The conditions of a raise inside ``for NAME in ITERABLE`` (after its marker) become
+    "some item of ITERABLE meets them all"."""
+    for index, condition in enumerate(conditions):
+        if isinstance(condition, dict) and "loop" in condition:
+            inner = _fold_loops(conditions[index + 1 :])
+            body = inner[0] if len(inner) == 1 else {"op": "and", "args": inner} if inner else {"const": True}
+            return conditions[:index] + [{"op": "any", "var": condition["loop"], "args": [condition["iter"], body]}]
+    return conditions
 
 
 def _substitute(expr, current: dict, ctx):
@@ -1334,7 +1482,10 @@ def arguments_of(release: Release, checks: list[dict]) -> dict:
         for expr in _walk_expr(check["when"]):
             if isinstance(expr, dict) and "key" in expr:
                 cls = next(c for c, a in release.dict_built.items() if a == expr["arg"])
-                default = release.field_default(cls, expr["key"])
+                *holders, last = expr["key"].split(".")
+                for holder in holders:
+                    cls = _held_config(release, cls, holder) or cls
+                default = release.field_default(cls, last)
                 keys.setdefault(expr["arg"], {})[expr["key"]] = None if default is UNDEFINED else {"default": default}
     return {"arguments": table, "keys": keys, "shortcuts": {"speculative_config": release.spec_aliases}}
 
@@ -1347,7 +1498,7 @@ def _intern(expr, nodes: list, seen: dict, done: dict | None = None):
     done = {} if done is None else done
     if id(expr) in done:
         return done[id(expr)][1]
-    node = {"op": expr["op"], "args": [_intern(a, nodes, seen, done) for a in expr["args"]]}
+    node = {**{k: v for k, v in expr.items() if k != "args"}, "args": [_intern(a, nodes, seen, done) for a in expr["args"]]}
     key = json.dumps(node, sort_keys=True)
     if key not in seen:
         seen[key] = len(nodes)
