@@ -302,6 +302,7 @@ class Reader:
         self.added: dict[tuple[str, str], list] = {}
         self.removed: dict[tuple[str, str], list] = {}
         self.plain_actions: set[str] = set()  # option strings whose custom action adds no --no-x
+        self.items: dict[str, dict] = {}  # dest -> how a custom action parses each of its values
 
     def function(self, func: ast.FunctionDef) -> None:
         kwargs_of: dict[str, tuple[str, ast.ClassDef]] = {}  # variable -> config class
@@ -434,6 +435,12 @@ class Reader:
                 kind = "unknown"
                 if self._adds_no_negation(action):
                     self.plain_actions.update(names)
+                form = self._item_form(action)
+                if form is not None:
+                    dest = explicit.get("dest")
+                    long = next((n for n in names if n.startswith("--")), names[0])
+                    name = dest.value if isinstance(dest, ast.Constant) else long.lstrip("-").replace("-", "_")
+                    self.items[name] = form
         elif "nargs" in explicit:
             nargs = explicit["nargs"]
             value = nargs.value if isinstance(nargs, ast.Constant) else None
@@ -493,6 +500,42 @@ class Reader:
             if bound is not None and bound[0] == "class":
                 return bool(bound[2].bases) and all(ast.unparse(base) == "argparse.Action" for base in bound[2].bases)
         return False
+
+    def _item_form(self, action: ast.AST) -> dict | None:
+        """How a vLLM ``argparse.Action`` class parses each value it is given, where its
+        ``__call__`` says so plainly (``LoRAParserAction``): each item is ``json.loads``-ed and
+        given as keywords to a dataclass (its fields, and those without a default), and where
+        an ``if "=" in item and "," not in item:`` branch comes first, a ``name=value`` item is
+        taken as it is.  A JSON error or a wrong field stops the parser (``parser.error``)."""
+        if not isinstance(action, ast.Name):
+            return None
+        bound = self.tree.lookup(self.dotted, action.id)
+        if bound is None or bound[0] != "class":
+            return None
+        call = next((n for n in bound[2].body if isinstance(n, ast.FunctionDef) and n.name == "__call__"), None)
+        if call is None or not any(isinstance(n, ast.Call) and ast.unparse(n.func) == "parser.error" for n in ast.walk(call)):
+            return None
+        loaded = {t.id for n in ast.walk(call) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and ast.unparse(n.value.func) == "json.loads" for t in n.targets if isinstance(t, ast.Name)}
+        made = [
+            n for n in ast.walk(call)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and len(n.keywords) == 1 and n.keywords[0].arg is None
+            and isinstance(n.keywords[0].value, ast.Name) and n.keywords[0].value.id in loaded
+        ]
+        if len(made) != 1:
+            return None
+        target = self.tree.lookup(bound[1], made[0].func.id)
+        if target is None or target[0] != "class":
+            return None
+        fields = dataclass_fields(self.tree, target[1], target[2])
+        required = [
+            n.target.id for n in target[2].body
+            if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value is None and n.target.id in fields
+        ]
+        form = {"class": target[2].name, "fields": sorted(fields), "required": required}
+        for node in ast.walk(call):
+            if isinstance(node, ast.If) and ast.unparse(node.test).replace("'", '"').endswith('"," not in item') and ast.unparse(node.test).replace("'", '"').startswith('"=" in item'):
+                form["pair"] = True  # name=value, as long as it has no comma
+        return form
 
     @staticmethod
     def _splat_key(splat: ast.AST, aliases) -> tuple[str, str] | None:
@@ -746,6 +789,37 @@ def rewriting_validators(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int 
                     fields |= more
                     whole = whole or everything
     return fields, whole
+
+
+def frontend_item_forms(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int = 0) -> dict[str, dict]:
+    """FrontendArgs fields given a custom action after get_kwargs
+    (``frontend_kwargs["lora_modules"]["action"] = LoRAParserAction``), base classes too:
+    field -> how the action parses each value (``Reader._item_form``)."""
+    found: dict[str, dict] = {}
+    reader = Reader(tree, dotted)
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target = node.targets[0]
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.slice, ast.Constant)
+            and target.slice.value == "action"
+            and isinstance(target.value, ast.Subscript)
+            and isinstance(target.value.slice, ast.Constant)
+            and isinstance(target.value.slice.value, str)
+        ):
+            form = reader._item_form(node.value)
+            if form is not None:
+                found[target.value.slice.value] = form
+    if depth < 6:
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = tree.lookup(dotted, base.id)
+                if bound is not None and bound[0] == "class":
+                    for name, form in frontend_item_forms(tree, bound[1], bound[2], depth + 1).items():
+                        found.setdefault(name, form)
+    return found
 
 
 def frontend_retyped(tree: Tree, dotted: str, cls: ast.ClassDef) -> set[str]:
@@ -1378,6 +1452,11 @@ def release_schema(wheel: Path) -> dict:
         for dest in dash_normalised(classes["EngineArgs"]):
             if dest in keys:
                 keys[dest]["dashes"] = True
+        items = {}
+        for reader in readers:
+            items.update(reader.items)
+        for dotted, cls in frontend:
+            items.update(frontend_item_forms(tree, dotted, cls))
         return {
             "options": dict(sorted(options.items())),
             "keywords": keywords,
@@ -1385,6 +1464,7 @@ def release_schema(wheel: Path) -> dict:
             "choices": dict(sorted(choices.items())),
             "bounds": dict(sorted(bounds.items())),
             "keys": dict(sorted(keys.items())),
+            "items": dict(sorted(items.items())),
         }
 
 
@@ -1490,6 +1570,7 @@ def build_schema(versions) -> dict:
         "choices": {},
         "bounds": {},
         "keys": {},
+        "items": {},
         "renames": {},
     }
     for name in sorted(set().union(*(r["options"] for r in per_release))):
@@ -1505,7 +1586,7 @@ def build_schema(versions) -> dict:
             first = schema["renames"].get(old, {}).get("documented", [schema["releases"][index]])[0]
             schema["renames"][old] = dict(record, documented=[first, schema["releases"][index]])
     schema["renames"] = dict(sorted(schema["renames"].items()))
-    for part in ("choices", "bounds", "keys"):
+    for part in ("choices", "bounds", "keys", "items"):
         for name in sorted(set().union(*(r[part] for r in per_release))):
             schema[part][name] = shared([r[part].get(name) for r in per_release])
     return schema

@@ -16,3 +16,9 @@ vllm serve "$MODEL" --eplb-config '{"num_redundant_experts": -1}'  # expect: VLM
 vllm serve "$MODEL" --enable-auto-tool-choice --tool-call-parser minimax_m2 --reasoning-parser minimax_m2
 vllm serve "$MODEL" --enable-auto-tool-choice --reasoning-parser minimax_m2  # expect: VLM406
 vllm serve "$MODEL" --sse-keep-alive-interval -5  # expect: VLM406
+
+# --lora-modules: name=path, or a JSON object with LoRAModulePath's fields.
+vllm serve "$MODEL" --enable-lora --lora-modules sql-lora=/adapters/sql '{"name": "chat", "path": "/adapters/chat", "base_model_name": "minimax"}'
+vllm serve "$MODEL" --enable-lora --lora-modules '{"name": "sql-lora"}'  # expect: VLM305
+vllm serve "$MODEL" --enable-lora --lora-modules '{"name": "sql-lora", "path": "/adapters/sql"'  # expect: VLM305
+vllm serve "$MODEL" --enable-lora --lora-modules sql-lora  # expect: VLM305

@@ -55,6 +55,7 @@ class ReleaseSchema:
     choices: dict  # dest -> {"cli": [...], "python": [...]}
     bounds: dict  # dest -> {"ge": ..., "gt": ..., "le": ..., "lt": ...}
     keys: dict = None  # type: ignore[assignment]  # dest -> {"class": config class, "fields": [...], "choices": {field: [...]}}: its JSON value's keys
+    items: dict = None  # type: ignore[assignment]  # dest -> how its action parses each value: {"class", "fields", "required", "pair"}
 
     def has_option(self, option: str) -> bool:
         """argparse accepts the option string: defined, or an abbreviation of exactly one long
@@ -82,7 +83,8 @@ def _release(index: int) -> ReleaseSchema:
     choices = {dest: value for dest, raw in data["choices"].items() if (value := _at(raw, index))}
     bounds = {dest: value for dest, raw in data["bounds"].items() if (value := _at(raw, index))}
     keys = {dest: value for dest, raw in data.get("keys", {}).items() if (value := _at(raw, index))}
-    return ReleaseSchema(releases()[index], True, options, keywords, choices, bounds, keys)
+    items = {dest: value for dest, raw in data.get("items", {}).items() if (value := _at(raw, index))}
+    return ReleaseSchema(releases()[index], True, options, keywords, choices, bounds, keys, items)
 
 
 def schema_for(version: Version) -> ReleaseSchema:

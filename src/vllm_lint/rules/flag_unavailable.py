@@ -178,6 +178,10 @@ def _server_keys(facts, release):
             continue
         guess = schema.near_miss(option, long_options)
         finding = _finding(facts, name, release, present_in, guess and guess[2:].replace("-", "_"), facts.location_of(name), "vllm serve")
+        rename = schema.documented_rename(option.lstrip("-").replace("-", "_"), release)
+        if rename is not None:
+            # Named as the command line names it; a framework's key is not rewritten here.
+            _renamed(finding, rename, facts, name, None)
         if facts.verbatim_to == "serve-argv":
             finding.vllm_error = f"unrecognized arguments: {option}"
         else:
