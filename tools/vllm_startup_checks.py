@@ -338,8 +338,19 @@ class Release:
                 if stmt is not None and isinstance(stmt.value, ast.Attribute) and isinstance(stmt.value.value, ast.Name):
                     default = self.field_default(stmt.value.value.id, stmt.value.attr)
                 elif stmt is not None and isinstance(stmt.value, ast.Call) and ast.unparse(stmt.value.func) == "get_field":
-                    # A config object made by a factory: not None, not a dict, value unknown.
-                    default = {"factory": ast.unparse(stmt.value)}
+                    # get_field(Cls, "name"): the default of that field of Cls.  A config object
+                    # made by a factory is not None, not a dict, its value unknown; a field of
+                    # another type has its own default (None for an optional number).
+                    owner, field = stmt.value.args[:2] if len(stmt.value.args) >= 2 else (None, None)
+                    held = (
+                        _held_config(self, owner.id, field.value)
+                        if isinstance(owner, ast.Name) and isinstance(field, ast.Constant) and owner.id in self.classes
+                        else None
+                    )
+                    if held is None and isinstance(owner, ast.Name) and isinstance(field, ast.Constant):
+                        default = self.field_default(owner.id, field.value)
+                    if held is not None or default is UNDEFINED:
+                        default = {"factory": ast.unparse(stmt.value)}
             self.defaults[name] = default
 
     def arg_type(self, name: str) -> str:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import shlex
@@ -56,8 +57,15 @@ def python_kwargs(text: str) -> dict:
 def cli_verdict(model: str, args: list[str]) -> tuple[str, str]:
     from vllm.engine.arg_utils import AsyncEngineArgs
     from vllm.entrypoints.cli.serve import ServeSubcommand
-    from vllm.entrypoints.common.cli_args import validate_parsed_serve_args
     from vllm.utils.argparse_utils import FlexibleArgumentParser
+
+    validate_parsed_serve_args = None
+    for module in ("common", "launchers", "openai"):  # where it lives moved between releases
+        try:
+            validate_parsed_serve_args = importlib.import_module(f"vllm.entrypoints.{module}.cli_args").validate_parsed_serve_args
+            break
+        except ImportError:
+            continue
 
     subparsers = FlexibleArgumentParser(prog="vllm").add_subparsers(dest="subparser")
     parser = ServeSubcommand().subparser_init(subparsers)
