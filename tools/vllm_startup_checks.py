@@ -84,6 +84,7 @@ def read_sources(wheel: Path) -> dict[str, ast.Module]:
                 (name.startswith("vllm/config/") and name.endswith(".py"))
                 or name in ("vllm/engine/arg_utils.py", "vllm/entrypoints/llm.py", "vllm/envs.py")
                 or (name.startswith("vllm/entrypoints/") and name.endswith("/cli_args.py"))
+                or name in ("vllm/model_executor/models/config.py", "vllm/model_executor/models/adapters.py")
                 or (name.startswith(SPEC_DIR) and name.endswith(".py") and "config" in name.rsplit("/", 1)[-1])
             ):
                 text = archive.read(name).decode("utf-8")
@@ -493,6 +494,9 @@ class Context:
             if isinstance(argument, tuple):
                 value = _local_at(release, *argument[1:])
                 if value is None:
+                    built = self._built_config(cls, name)
+                    if built is not None:
+                        return built
                     raise Untranslatable(f"{cls}.{name}")
                 return value
             return {"arg": argument, "via": cls}
@@ -503,12 +507,27 @@ class Context:
             finally:
                 self.depth -= 1
         if cls == "VllmConfig":
+            built = self._built_config(cls, name)
+            if built is not None:
+                return built
             raise Untranslatable(name)
         # A config field EngineArgs never sets keeps its own default.
         default = release.field_default(cls, name)
         if default is UNDEFINED or not cls.endswith("Config") or cls not in _constructed(release):
             raise Untranslatable(f"{cls}.{name}")
         return {"const": default}
+
+    def _built_config(self, cls: str, name: str) -> dict | None:
+        """``VllmConfig.speculative_config: SpeculativeConfig | None``: the config the engine
+        builds from the argument of that name (or from its shortcuts, ``--spec-method``), None
+        where it builds none."""
+        release = self.release
+        info = release.classes.get(cls)
+        held = _held_config(release, cls, name)
+        text = info.annotations.get(name, "") if info is not None else ""
+        if cls == "VllmConfig" and held is not None and "None" in text and release.dict_built.get(held) == name:
+            return {"op": "config", "args": [{"arg": name}]}
+        return None
 
     def part(self, node: ast.AST) -> dict:
         """One operand of ``and``/``or``: unknown where it reads something else (the checker
@@ -583,6 +602,8 @@ class Context:
                 if any(isinstance(item, ast.Starred) for item in node.elts):
                     raise Untranslatable(ast.unparse(node))
                 return {"op": "list", "args": [self.translate(item) for item in node.elts]}
+            if isinstance(value, (set, frozenset)):
+                return {"const": sorted(value, key=repr)}  # the same data whatever the hash seed
             return {"const": list(value)}
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
@@ -862,6 +883,8 @@ class Walker:
                     test, None if leaves_body else after_body, None if leaves_else else after_else
                 )
                 if "maybe" in (leaves_body, leaves_else):
+                    if DEBUG:
+                        print(f"  unsure path in {self.where} after line {stmt.lineno}: a branch may leave", file=sys.stderr)
                     path.append(None)
                     continue
                 if leaves_body and leaves_else:
@@ -872,10 +895,12 @@ class Walker:
                 if leaves_body:
                     negated = self.cond(stmt.test, False)
                     if negated is not None or leaves_body == "return":
-                        path.append(negated)
+                        if negated is None and DEBUG:
+                            print(f"  unsure path in {self.where} after line {stmt.lineno}: a return on a condition not written", file=sys.stderr)
+                        path.append(_passed(negated) if leaves_body == "raise" else negated)
                 elif leaves_else:
                     if test is not None or leaves_else == "return":
-                        path.append(test)
+                        path.append(_passed(test) if leaves_else == "raise" else test)
             elif isinstance(stmt, ast.Raise):
                 self.record(stmt, path)
                 return
@@ -943,10 +968,12 @@ class Walker:
                         for inner in ast.walk(target):
                             if isinstance(inner, ast.Attribute) and _is_owner(inner.value, me):
                                 self.assignments.append((line, inner.attr, [None]))
-                elif isinstance(node, ast.Call) and node is not call and any(
+                elif isinstance(node, ast.Call) and node is not call and ast.unparse(node.func) not in READ_ONLY_BUILTINS and any(
                     _is_owner(a, "self") for a in list(node.args) + [k.value for k in node.keywords]
                 ):
-                    self.assignments.append((line, "*", [None]))
+                    written = _callee_writes(self.ctx.release, node, "self")
+                    for field in sorted(written) if written is not None else ["*"]:
+                        self.assignments.append((line, field, [None]))
             return
         if any(_is_owner(a, owner) for a in list(call.args) + [k.value for k in call.keywords]):
             if self.ctx.cls == SERVE and _only_reads(self.ctx.release, call, owner):
@@ -1019,6 +1046,18 @@ class Walker:
             return
         conditions = _fold_loops(conditions)
         exc = stmt.exc
+        # An earlier raise that did not fire (its negation, marked): where what it reads may be
+        # assigned between it and here, it is left out rather than the check: vLLM rejects
+        # the configuration either way, only its first message may be the other one.
+        assigned = {field for line, field, _ in self.prior + self.assignments if line < stmt.lineno}
+        if "*" not in assigned:
+            conditions = [
+                c for c in conditions
+                if not (isinstance(c, dict) and c.get("passed") and _fields_read(c, self.ctx) & assigned)
+            ]
+        conditions = [_unmarked(c) for c in conditions]
+        if not conditions:
+            return
         error = ast.unparse(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else ""
         if exc is None or not error.endswith(("Error", "Exception")):
             return
@@ -1101,6 +1140,15 @@ def _mutation(call: ast.Call, owner: str) -> ast.stmt | None:
     return ast.copy_location(ast.fix_missing_locations(ast.copy_location(stmt, call)), call)
 
 
+def _passed(condition):
+    """The negation of an earlier raise's condition, marked as such (see ``Walker.record``)."""
+    return dict(condition, passed=True) if isinstance(condition, dict) else condition
+
+
+def _unmarked(condition):
+    return {k: v for k, v in condition.items() if k != "passed"} if isinstance(condition, dict) and "passed" in condition else condition
+
+
 def _fold_loops(conditions: list) -> list:
     """The conditions of a raise inside ``for NAME in ITERABLE`` (after its marker) become
     "some item of ITERABLE meets them all"."""
@@ -1142,6 +1190,8 @@ def _guard(path: list):
     """The condition under which an assignment ran: its branch conditions, a condition that
     cannot be written being unknown (the guard is then false only where a known part is).
     None for an assignment that runs whatever the arguments."""
+    # An earlier raise that did not fire holds wherever a later check is reached at all.
+    path = [p for p in path if not (isinstance(p, dict) and p.get("passed"))]
     known = [p for p in path if p is not None]
     if not known:
         return None
@@ -1324,6 +1374,67 @@ def _serve_checks(release: Release) -> list[dict]:
                     check["serve_only"] = True
                 return found
     return []
+
+
+# Builtins handed an object that only read it.
+READ_ONLY_BUILTINS = frozenset({"getattr", "hasattr", "isinstance", "len", "type", "id", "repr", "str", "vars"})
+
+
+def _callee_writes(release: Release, call: ast.Call, owner: str, visiting: frozenset = frozenset()) -> set | None:
+    """The fields of the object handed to a call (``cls.verify_and_update_config(self)``) that
+    the call may assign: every function of that name the release's modules define is taken as
+    a callee (the one vLLM picks is looked up at run time), and each one's assignments to the
+    parameter it gets the object as (``vllm_config.cache_config.x = ...`` writes
+    ``cache_config``).  None where that cannot be told: no such function, or one that hands
+    the object on again too deep."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id if isinstance(call.func, ast.Name) else None
+    positions = [i for i, a in enumerate(call.args) if _is_owner(a, owner)]
+    if name is None or len(positions) != 1 or any(_is_owner(k.value, owner) for k in call.keywords) or len(visiting) > 6:
+        return None
+    if name in visiting:
+        return set()  # a callee already being read (hooks that call each other): its writes are counted there
+    visiting = visiting | {name}
+    callees = []
+    for module in release.modules.values():
+        for node in ast.walk(module):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                callees.append(node)
+    if not callees:
+        return None
+    written: set = set()
+    for function in callees:
+        params = [a.arg for a in function.args.args]
+        decorators = {ast.unparse(d) for d in function.decorator_list}
+        skip = 0 if "staticmethod" in decorators or isinstance(call.func, ast.Name) else 1
+        index = positions[0] + skip
+        if index >= len(params):
+            return None
+        param = params[index]
+        for node in ast.walk(function):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                base = target
+                while isinstance(base, (ast.Attribute, ast.Subscript)) and not (isinstance(base, ast.Attribute) and _is_owner(base.value, param)):
+                    base = base.value
+                if isinstance(base, ast.Attribute) and _is_owner(base.value, param):
+                    written.add(base.attr)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+                # ``vllm_config.compilation_config.custom_ops.append(...)``: a write too
+                base = node.value.func.value
+                while isinstance(base, ast.Attribute) and not _is_owner(base.value, param):
+                    base = base.value
+                if isinstance(base, ast.Attribute) and _is_owner(base.value, param) and node.value.func.attr in MUTATORS:
+                    written.add(base.attr)
+            if isinstance(node, ast.Call) and node is not function and any(_is_owner(a, param) for a in list(node.args) + [k.value for k in node.keywords]):
+                if ast.unparse(node.func) in READ_ONLY_BUILTINS:
+                    continue
+                if ast.unparse(node.func) == "setattr":
+                    return None
+                inner = _callee_writes(release, node, param, visiting)
+                if inner is None:
+                    return None
+                written |= inner
+    return written
 
 
 def _only_reads(release: Release, call: ast.Call, owner: str) -> bool:

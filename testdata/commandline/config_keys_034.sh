@@ -22,3 +22,10 @@ vllm serve "$MODEL" --enable-lora --lora-modules sql-lora=/adapters/sql '{"name"
 vllm serve "$MODEL" --enable-lora --lora-modules '{"name": "sql-lora"}'  # expect: VLM305
 vllm serve "$MODEL" --enable-lora --lora-modules '{"name": "sql-lora", "path": "/adapters/sql"'  # expect: VLM305
 vllm serve "$MODEL" --enable-lora --lora-modules sql-lora  # expect: VLM305
+
+# Arguments vLLM checks against each other: the dotted form is the same JSON value.
+vllm serve "$MODEL" --attention-backend FLASHINFER --attention-config.backend FLASH_ATTN  # expect: VLM402
+vllm serve "$MODEL" --attention-config.backend FLASH_ATTN --attention-config.flash_attn_version 3
+vllm serve "$MODEL" --per-request-spec-decode-metrics summary  # expect: VLM406
+vllm serve "$MODEL" --per-request-spec-decode-metrics summary --spec-method ngram --spec-tokens 3
+vllm serve "$MODEL" -cc '{"custom_ops": ["+rms_norm", "-rms_norm"]}'  # expect: VLM406

@@ -32,3 +32,20 @@ balanced = LLM(MODEL, tensor_parallel_size=2, enable_expert_parallel=True, enabl
 # Built elsewhere: the keys are not known here.
 settings = dict(level=3)
 unknown = LLM(MODEL, compilation_config=settings | load_overrides())
+
+# CompilationConfig's checks of custom_ops, item by item and against its passes.
+ops = LLM(MODEL, compilation_config={"custom_ops": ["none", "+rms_norm", "+quant_fp8"]})
+bare = LLM(MODEL, compilation_config={"custom_ops": ["rms_norm"]})  # expect: VLM406
+modes = LLM(MODEL, compilation_config={"custom_ops": ["all", "none"]})  # expect: VLM406
+both = LLM(MODEL, compilation_config={"custom_ops": ["+rms_norm", "-rms_norm"]})  # expect: VLM406
+fusion = LLM(MODEL, compilation_config={"custom_ops": ["-rotary_embedding"], "pass_config": {"enable_qk_norm_rope_fusion": True}})  # expect: VLM406
+no_fusion = LLM(MODEL, compilation_config={"custom_ops": ["-rotary_embedding"]})
+more_ops = LLM(MODEL, compilation_config={"custom_ops": ["none", *EXTRA_OPS]})
+
+# Arguments checked against each other where the engine is built.
+backend = LLM(MODEL, attention_backend="FLASH_ATTN", attention_config={"backend": "FLASHINFER"})  # expect: VLM402
+backend_ok = LLM(MODEL, attention_config={"backend": "FLASHINFER", "flash_attn_version": 3})
+metrics = LLM(MODEL, per_request_spec_decode_metrics="detailed")  # expect: VLM406
+metrics_ok = LLM(MODEL, per_request_spec_decode_metrics="detailed", speculative_config={"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4})
+context = LLM(MODEL, tensor_parallel_size=4, prefill_context_parallel_size=2, decode_context_parallel_size=4)  # expect: VLM401
+context_ok = LLM(MODEL, tensor_parallel_size=4, prefill_context_parallel_size=2, decode_context_parallel_size=2)

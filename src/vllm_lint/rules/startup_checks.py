@@ -134,8 +134,9 @@ class Given:
 class Evaluator:
     """The value of a check's expression for one engine's arguments."""
 
-    def __init__(self, lookup, nodes=(), env=None) -> None:
+    def __init__(self, lookup, nodes=(), env=None, builds=None) -> None:
         self.lookup = lookup  # (argument, key or None, default from the expression) -> value
+        self.builds = builds  # argument -> whether vLLM builds the config it holds (None: unknown)
         self.env = env  # (an ``{"env": ...}`` expression) -> the variable's value as vLLM reads it
         self.nodes = nodes  # the release's shared operations, by index
         self.memo: dict[int, object] = {}
@@ -178,6 +179,10 @@ class Evaluator:
             return UNKNOWN if truth is UNKNOWN else not truth
         if op in ("any", "all", "collect"):
             return self._quantified(expr)
+        if op == "config":
+            # The config vLLM builds from a dict argument: an object, or None where it builds none.
+            built = self.builds(args[0]["arg"]) if self.builds is not None else None
+            return UNKNOWN if built is None else Factory() if built else None
         values = [self.value(a) for a in args]
         if op == "list":
             return values  # an item not known stays in it as unknown
@@ -538,6 +543,9 @@ class Arguments:
             return None
         if isinstance(fact, Known) and fact.value is not None:
             return True
+        default = self.table.get(name, {}).get("default")
+        if fact is ABSENT and isinstance(default, dict) and "factory" in default:
+            return True  # a config object made by its factory when the argument is not given
         if name == "speculative_config" and self._speculators():
             return None  # a speculators checkpoint as the model brings its own
         shortcuts = self.data.get("shortcuts", {}).get(name, {})
@@ -666,7 +674,7 @@ def check_for(code: str):
             built = [arguments.builds(name) for name, key in read if key is not None]
             if any(b is not True for b in built):
                 continue
-            evaluator = Evaluator(arguments.lookup, data["nodes"], arguments.env)
+            evaluator = Evaluator(arguments.lookup, data["nodes"], arguments.env, arguments.builds)
             if evaluator.value(item["when"]) is not True:
                 continue
             name, key = written[0]
