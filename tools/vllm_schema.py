@@ -791,6 +791,81 @@ def rewriting_validators(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int 
     return fields, whole
 
 
+# vLLM's own argparse ``type=`` functions whose grammar the linter reads (VLM305).
+PARSE_FUNCTIONS = ("human_readable_int", "human_readable_int_or_auto")
+
+
+def parse_functions(module: ast.Module) -> dict[str, str]:
+    """Fields ``get_kwargs`` gives one of vLLM's own ``type=`` functions (``PARSE_FUNCTIONS``):
+    ``if name == "max_model_len": kwargs[name]["type"] = human_readable_int_or_auto`` and
+    ``elif name in human_readable_int_args: ...``, the set a literal of the same function."""
+    found: dict[str, str] = {}
+    for function in ast.walk(module):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        sets = {
+            node.targets[0].id: literal_strings(node.value)
+            for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Set)
+        }
+        for node in ast.walk(function):
+            if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1):
+                continue
+            names: set = set()
+            right = node.test.comparators[0]
+            if isinstance(node.test.ops[0], ast.Eq) and isinstance(right, ast.Constant) and isinstance(right.value, str):
+                names = {right.value}
+            elif isinstance(node.test.ops[0], ast.In) and isinstance(right, ast.Name):
+                names = sets.get(right.id) or set()
+            for stmt in node.body:
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Subscript)
+                    and isinstance(stmt.targets[0].slice, ast.Constant)
+                    and stmt.targets[0].slice.value == "type"
+                    and isinstance(stmt.value, ast.Name)
+                    and stmt.value.id in PARSE_FUNCTIONS
+                ):
+                    for name in names:
+                        found.setdefault(name, stmt.value.id)
+    return found
+
+
+def parse_grammar(tree: Tree, name: str) -> dict | None:
+    """What one of vLLM's ``type=`` functions reads, from its source: the pattern it matches
+    (``re.fullmatch(r"(\\d+(?:\\.\\d+)?)([kKmMgGtT])", value)``), whether a decimal number
+    with a binary (upper-case) suffix is an error, and the words it takes for -1 (``auto``);
+    a plain integer is read by ``int()`` after them.  None where the function is not found or
+    reads otherwise."""
+    for dotted in ("vllm.utils.argparse_utils", "vllm.engine.arg_utils", "vllm.utils"):
+        module = tree.module(dotted)
+        function = next((n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == name), None) if module else None
+        if function is None:
+            continue
+        text = ast.unparse(function)
+        pattern = next(
+            (
+                n.args[0].value for n in ast.walk(function)
+                if isinstance(n, ast.Call) and ast.unparse(n.func) == "re.fullmatch" and n.args and isinstance(n.args[0], ast.Constant)
+            ),
+            None,
+        )
+        if name == "human_readable_int_or_auto":
+            inner = parse_grammar(tree, "human_readable_int")
+            if inner is None or "return human_readable_int(value)" not in text:
+                return None
+            return {**inner, "auto": "value.lower() == 'auto'" in text}
+        if pattern is None or not text.rstrip().endswith("return int(value)"):
+            return None
+        return {"pattern": pattern, "binary_decimals": "Decimals are not allowed" not in text}
+    return None
+
+
+def literal_strings(node: ast.AST) -> set:
+    return {e.value for e in getattr(node, "elts", ()) if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+
+
 def frontend_item_forms(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int = 0) -> dict[str, dict]:
     """FrontendArgs fields given a custom action after get_kwargs
     (``frontend_kwargs["lora_modules"]["action"] = LoRAParserAction``), base classes too:
@@ -1457,6 +1532,11 @@ def release_schema(wheel: Path) -> dict:
             items.update(reader.items)
         for dotted, cls in frontend:
             items.update(frontend_item_forms(tree, dotted, cls))
+        grammars = {name: parse_grammar(tree, name) for name in PARSE_FUNCTIONS}
+        for name, parser in parse_functions(arg_utils).items():
+            grammar = grammars.get(parser)
+            if grammar is not None and (name in engine_fields or any(dest == name for dest in options.values())):
+                items.setdefault(name, {"parse": parser, **grammar})
         return {
             "options": dict(sorted(options.items())),
             "keywords": keywords,

@@ -29,3 +29,9 @@ vllm serve "$MODEL" --attention-config.backend FLASH_ATTN --attention-config.fla
 vllm serve "$MODEL" --per-request-spec-decode-metrics summary  # expect: VLM406
 vllm serve "$MODEL" --per-request-spec-decode-metrics summary --spec-method ngram --spec-tokens 3
 vllm serve "$MODEL" -cc '{"custom_ops": ["+rms_norm", "-rms_norm"]}'  # expect: VLM406
+
+# Numbers vLLM reads with its human-readable parser.
+vllm serve "$MODEL" --max-model-len 32k --max-num-batched-tokens 8K --kv-cache-memory-bytes 1.5g
+vllm serve "$MODEL" --max-model-len auto
+vllm serve "$MODEL" --max-model-len 32K-tokens  # expect: VLM305
+vllm serve "$MODEL" --max-num-batched-tokens 1.5K  # expect: VLM305

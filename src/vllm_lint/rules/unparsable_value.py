@@ -3,7 +3,12 @@ Checks the values of a `vllm serve` option whose own argparse action parses
 each value it is given (`--lora-modules`): an item that is neither
 `name=path` nor a JSON object, a JSON object that does not parse, or one whose
 keys do not build the class the action makes (`LoRAModulePath`: `name` and
-`path` are required, other keys are not fields).
+`path` are required, other keys are not fields). Also the values of options
+vLLM reads with its own `type=` function, `human_readable_int`
+(`--max-num-batched-tokens 8k`, `--kv-cache-memory-bytes 2G`) and
+`human_readable_int_or_auto` (`--max-model-len 32k`, `auto`): a word
+(`--max-model-len 1a`), or a decimal number with a binary suffix
+(`--max-model-len 1.5M`; `1.5m` is decimal and read).
 
 ## Why is this bad?
 The action calls `parser.error`: `vllm serve` stops before anything starts,
@@ -43,6 +48,7 @@ to take the rest).
 from __future__ import annotations
 
 import json
+import re
 
 import vllm_lint.launch.schema as schema
 from vllm_lint.rules.base import Rule, from_other_file
@@ -69,8 +75,35 @@ def check(facts, version):
         yield from_other_file(finding, origin)
 
 
+def _parse_error(text: str, form: dict, option: str) -> tuple[str, str] | None:
+    """A value vLLM's own ``type=`` function does not read (``human_readable_int``: ``1k``,
+    ``2M``, ``25.6k`` or a plain integer; ``_or_auto`` also ``auto`` and ``-1``), as that
+    release's function reads it: its pattern, and whether a decimal number may take an
+    upper-case (binary) suffix."""
+    value = text.strip()
+    if form.get("auto") and (value == "-1" or value.lower() == "auto"):
+        return None
+    match = re.fullmatch(form["pattern"], value)
+    if match:
+        number, suffix = match.groups()
+        if suffix.isupper() and "." in number and not form.get("binary_decimals"):
+            return (
+                f"a decimal number takes only a lower-case (decimal) suffix: {number}{suffix.lower()}?",
+                f"argument {option}: Decimals are not allowed with binary suffixes like {suffix}",
+            )
+        return None
+    try:
+        int(value)
+    except ValueError:
+        words = "an integer, or one with a k/m/g/t or K/M/G/T suffix" + (" or auto" if form.get("auto") else "")
+        return f"not {words}", f"argument {option}: invalid {form['parse']} value: '{text}'"
+    return None
+
+
 def _item_error(item: str, form: dict, option: str) -> tuple[str, str] | None:
     """(what is wrong, vLLM's error) for one value, or None when the action takes it."""
+    if "parse" in form:
+        return _parse_error(item, form, option)
     if item == "" or (form.get("pair") and "=" in item and "," not in item):
         return None
     try:
@@ -92,10 +125,14 @@ def _item_error(item: str, form: dict, option: str) -> tuple[str, str] | None:
 RULE = Rule(
     code="VLM305",
     name="unparsable-value",
-    summary="a `vllm serve` option's value its own argparse action cannot read",
+    summary="a `vllm serve` option's value its own argparse action or type cannot read",
     versions=ALL_VERSIONS,
     scope="engine",
     check=check,
     doc=__doc__,
-    vllm_errors=("Invalid JSON format for --lora-modules: <value>", "Invalid fields for --lora-modules: <value>"),
+    vllm_errors=(
+        "Invalid JSON format for --lora-modules: <value>",
+        "Invalid fields for --lora-modules: <value>",
+        "argument --max-model-len: invalid human_readable_int_or_auto value: '<value>'",
+    ),
 )
