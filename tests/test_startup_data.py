@@ -52,7 +52,7 @@ def test_the_finding_names_the_release_it_runs_on():
     for key in json.loads((DATA / "index.json").read_text())["releases"]:
         found = [f for f in lint(source, key) if f.code == "VLM401"]
         assert found, key
-        assert f"by vLLM {key} (" in found[0].message
+        assert f"by vLLM {key}: " in found[0].message
 
 
 def test_a_release_without_data_is_silent():

@@ -302,6 +302,7 @@ class Reader:
         self.added: dict[tuple[str, str], list] = {}
         self.removed: dict[tuple[str, str], list] = {}
         self.plain_actions: set[str] = set()  # option strings whose custom action adds no --no-x
+        self.items: dict[str, dict] = {}  # dest -> how a custom action parses each of its values
 
     def function(self, func: ast.FunctionDef) -> None:
         kwargs_of: dict[str, tuple[str, ast.ClassDef]] = {}  # variable -> config class
@@ -434,6 +435,12 @@ class Reader:
                 kind = "unknown"
                 if self._adds_no_negation(action):
                     self.plain_actions.update(names)
+                form = self._item_form(action)
+                if form is not None:
+                    dest = explicit.get("dest")
+                    long = next((n for n in names if n.startswith("--")), names[0])
+                    name = dest.value if isinstance(dest, ast.Constant) else long.lstrip("-").replace("-", "_")
+                    self.items[name] = form
         elif "nargs" in explicit:
             nargs = explicit["nargs"]
             value = nargs.value if isinstance(nargs, ast.Constant) else None
@@ -493,6 +500,42 @@ class Reader:
             if bound is not None and bound[0] == "class":
                 return bool(bound[2].bases) and all(ast.unparse(base) == "argparse.Action" for base in bound[2].bases)
         return False
+
+    def _item_form(self, action: ast.AST) -> dict | None:
+        """How a vLLM ``argparse.Action`` class parses each value it is given, where its
+        ``__call__`` says so plainly (``LoRAParserAction``): each item is ``json.loads``-ed and
+        given as keywords to a dataclass (its fields, and those without a default), and where
+        an ``if "=" in item and "," not in item:`` branch comes first, a ``name=value`` item is
+        taken as it is.  A JSON error or a wrong field stops the parser (``parser.error``)."""
+        if not isinstance(action, ast.Name):
+            return None
+        bound = self.tree.lookup(self.dotted, action.id)
+        if bound is None or bound[0] != "class":
+            return None
+        call = next((n for n in bound[2].body if isinstance(n, ast.FunctionDef) and n.name == "__call__"), None)
+        if call is None or not any(isinstance(n, ast.Call) and ast.unparse(n.func) == "parser.error" for n in ast.walk(call)):
+            return None
+        loaded = {t.id for n in ast.walk(call) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and ast.unparse(n.value.func) == "json.loads" for t in n.targets if isinstance(t, ast.Name)}
+        made = [
+            n for n in ast.walk(call)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and len(n.keywords) == 1 and n.keywords[0].arg is None
+            and isinstance(n.keywords[0].value, ast.Name) and n.keywords[0].value.id in loaded
+        ]
+        if len(made) != 1:
+            return None
+        target = self.tree.lookup(bound[1], made[0].func.id)
+        if target is None or target[0] != "class":
+            return None
+        fields = dataclass_fields(self.tree, target[1], target[2])
+        required = [
+            n.target.id for n in target[2].body
+            if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value is None and n.target.id in fields
+        ]
+        form = {"class": target[2].name, "fields": sorted(fields), "required": required}
+        for node in ast.walk(call):
+            if isinstance(node, ast.If) and ast.unparse(node.test).replace("'", '"').endswith('"," not in item') and ast.unparse(node.test).replace("'", '"').startswith('"=" in item'):
+                form["pair"] = True  # name=value, as long as it has no comma
+        return form
 
     @staticmethod
     def _splat_key(splat: ast.AST, aliases) -> tuple[str, str] | None:
@@ -644,10 +687,12 @@ def skips_validation(annotation: ast.AST) -> bool:
     return isinstance(node, ast.Subscript) and ast.unparse(node.value).rsplit(".", 1)[-1] == "SkipValidation"
 
 
-def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str, classes: ConfigClasses) -> dict | None:
-    """{"class": name, "fields": [...], "choices": {...}} when the field holds one ``@config``
-    dataclass: the keys its JSON value may have (when pydantic rejects others: "Unexpected
-    keyword argument") and the closed choices of its keys (when pydantic validates them)."""
+def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str, classes: ConfigClasses, depth: int = 0) -> dict | None:
+    """{"class": name, "fields": [...], "choices": {...}, "bounds": {...}, "nested": {...}} when
+    the field holds one ``@config`` dataclass: the keys its JSON value may have (when pydantic
+    rejects others: "Unexpected keyword argument"), the closed choices and the ``Field`` bounds
+    of its keys (when pydantic validates them), and the same for a key that holds a config
+    dataclass itself (``compilation_config["pass_config"]``, a ``PassConfig``)."""
     annotation = field_annotation(tree, dotted, cls, field)
     hints = _hints(tree, *annotation) if annotation is not None else None
     found = [value for kind, value in hints or () if kind == "class"]
@@ -670,6 +715,22 @@ def config_keys(tree: Tree, dotted: str, cls: ast.ClassDef, field: str, classes:
     values = key_choices(tree, bound[1], node)
     if values:
         entry["choices"] = values
+    limits = {}
+    nested = {}
+    for name, (_, annotation) in dataclass_fields(tree, bound[1], node).items():
+        if skips_validation(annotation):
+            continue
+        found = field_bounds(node, tree, bound[1], name)
+        if found:
+            limits[name] = found
+        if depth < 2:
+            inner = config_keys(tree, bound[1], node, name, classes, depth + 1)
+            if inner is not None:
+                nested[name] = inner
+    if limits:
+        entry["bounds"] = dict(sorted(limits.items()))
+    if nested:
+        entry["nested"] = dict(sorted(nested.items()))
     return entry if len(entry) > 1 else None
 
 
@@ -728,6 +789,112 @@ def rewriting_validators(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int 
                     fields |= more
                     whole = whole or everything
     return fields, whole
+
+
+# vLLM's own argparse ``type=`` functions whose grammar the linter reads (VLM305).
+PARSE_FUNCTIONS = ("human_readable_int", "human_readable_int_or_auto")
+
+
+def parse_functions(module: ast.Module) -> dict[str, str]:
+    """Fields ``get_kwargs`` gives one of vLLM's own ``type=`` functions (``PARSE_FUNCTIONS``):
+    ``if name == "max_model_len": kwargs[name]["type"] = human_readable_int_or_auto`` and
+    ``elif name in human_readable_int_args: ...``, the set a literal of the same function."""
+    found: dict[str, str] = {}
+    for function in ast.walk(module):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        sets = {
+            node.targets[0].id: literal_strings(node.value)
+            for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Set)
+        }
+        for node in ast.walk(function):
+            if not (isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and len(node.test.ops) == 1):
+                continue
+            names: set = set()
+            right = node.test.comparators[0]
+            if isinstance(node.test.ops[0], ast.Eq) and isinstance(right, ast.Constant) and isinstance(right.value, str):
+                names = {right.value}
+            elif isinstance(node.test.ops[0], ast.In) and isinstance(right, ast.Name):
+                names = sets.get(right.id) or set()
+            for stmt in node.body:
+                if (
+                    isinstance(stmt, ast.Assign)
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], ast.Subscript)
+                    and isinstance(stmt.targets[0].slice, ast.Constant)
+                    and stmt.targets[0].slice.value == "type"
+                    and isinstance(stmt.value, ast.Name)
+                    and stmt.value.id in PARSE_FUNCTIONS
+                ):
+                    for name in names:
+                        found.setdefault(name, stmt.value.id)
+    return found
+
+
+def parse_grammar(tree: Tree, name: str) -> dict | None:
+    """What one of vLLM's ``type=`` functions reads, from its source: the pattern it matches
+    (``re.fullmatch(r"(\\d+(?:\\.\\d+)?)([kKmMgGtT])", value)``), whether a decimal number
+    with a binary (upper-case) suffix is an error, and the words it takes for -1 (``auto``);
+    a plain integer is read by ``int()`` after them.  None where the function is not found or
+    reads otherwise."""
+    for dotted in ("vllm.utils.argparse_utils", "vllm.engine.arg_utils", "vllm.utils"):
+        module = tree.module(dotted)
+        function = next((n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == name), None) if module else None
+        if function is None:
+            continue
+        text = ast.unparse(function)
+        pattern = next(
+            (
+                n.args[0].value for n in ast.walk(function)
+                if isinstance(n, ast.Call) and ast.unparse(n.func) == "re.fullmatch" and n.args and isinstance(n.args[0], ast.Constant)
+            ),
+            None,
+        )
+        if name == "human_readable_int_or_auto":
+            inner = parse_grammar(tree, "human_readable_int")
+            if inner is None or "return human_readable_int(value)" not in text:
+                return None
+            return {**inner, "auto": "value.lower() == 'auto'" in text}
+        if pattern is None or not text.rstrip().endswith("return int(value)"):
+            return None
+        return {"pattern": pattern, "binary_decimals": "Decimals are not allowed" not in text}
+    return None
+
+
+def literal_strings(node: ast.AST) -> set:
+    return {e.value for e in getattr(node, "elts", ()) if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+
+
+def frontend_item_forms(tree: Tree, dotted: str, cls: ast.ClassDef, depth: int = 0) -> dict[str, dict]:
+    """FrontendArgs fields given a custom action after get_kwargs
+    (``frontend_kwargs["lora_modules"]["action"] = LoRAParserAction``), base classes too:
+    field -> how the action parses each value (``Reader._item_form``)."""
+    found: dict[str, dict] = {}
+    reader = Reader(tree, dotted)
+    for node in ast.walk(cls):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target = node.targets[0]
+        if (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.slice, ast.Constant)
+            and target.slice.value == "action"
+            and isinstance(target.value, ast.Subscript)
+            and isinstance(target.value.slice, ast.Constant)
+            and isinstance(target.value.slice.value, str)
+        ):
+            form = reader._item_form(node.value)
+            if form is not None:
+                found[target.value.slice.value] = form
+    if depth < 6:
+        for base in cls.bases:
+            if isinstance(base, ast.Name):
+                bound = tree.lookup(dotted, base.id)
+                if bound is not None and bound[0] == "class":
+                    for name, form in frontend_item_forms(tree, bound[1], bound[2], depth + 1).items():
+                        found.setdefault(name, form)
+    return found
 
 
 def frontend_retyped(tree: Tree, dotted: str, cls: ast.ClassDef) -> set[str]:
@@ -1357,6 +1524,19 @@ def release_schema(wheel: Path) -> dict:
             "LLM": sorted(llm_keywords(tree, engine_fields)),
         }
         all_keywords = set().union(*keywords.values())
+        for dest in dash_normalised(classes["EngineArgs"]):
+            if dest in keys:
+                keys[dest]["dashes"] = True
+        items = {}
+        for reader in readers:
+            items.update(reader.items)
+        for dotted, cls in frontend:
+            items.update(frontend_item_forms(tree, dotted, cls))
+        grammars = {name: parse_grammar(tree, name) for name in PARSE_FUNCTIONS}
+        for name, parser in parse_functions(arg_utils).items():
+            grammar = grammars.get(parser)
+            if grammar is not None and (name in engine_fields or any(dest == name for dest in options.values())):
+                items.setdefault(name, {"parse": parser, **grammar})
         return {
             "options": dict(sorted(options.items())),
             "keywords": keywords,
@@ -1364,7 +1544,33 @@ def release_schema(wheel: Path) -> dict:
             "choices": dict(sorted(choices.items())),
             "bounds": dict(sorted(bounds.items())),
             "keys": dict(sorted(keys.items())),
+            "items": dict(sorted(items.items())),
         }
+
+
+def dash_normalised(engine: ast.ClassDef) -> set[str]:
+    """Dict arguments whose keys ``EngineArgs`` rewrites with dashes as underscores before the
+    config is built from them (``{k.replace("-", "_"): v for k, v in self.speculative_config.items()}``,
+    0.34): ``num-speculative-tokens`` is ``num_speculative_tokens`` there."""
+    found = set()
+    for node in ast.walk(engine):
+        if not (isinstance(node, ast.DictComp) and len(node.generators) == 1):
+            continue
+        key, source = node.key, node.generators[0].iter
+        if (
+            isinstance(key, ast.Call)
+            and isinstance(key.func, ast.Attribute)
+            and key.func.attr == "replace"
+            and [a.value if isinstance(a, ast.Constant) else None for a in key.args] == ["-", "_"]
+            and isinstance(source, ast.Call)
+            and isinstance(source.func, ast.Attribute)
+            and source.func.attr == "items"
+            and isinstance(source.func.value, ast.Attribute)
+            and isinstance(source.func.value.value, ast.Name)
+            and source.func.value.value.id == "self"
+        ):
+            found.add(source.func.value.attr)
+    return found
 
 
 def llm_keywords(tree: Tree, engine_fields) -> set[str]:
@@ -1444,6 +1650,7 @@ def build_schema(versions) -> dict:
         "choices": {},
         "bounds": {},
         "keys": {},
+        "items": {},
         "renames": {},
     }
     for name in sorted(set().union(*(r["options"] for r in per_release))):
@@ -1459,7 +1666,7 @@ def build_schema(versions) -> dict:
             first = schema["renames"].get(old, {}).get("documented", [schema["releases"][index]])[0]
             schema["renames"][old] = dict(record, documented=[first, schema["releases"][index]])
     schema["renames"] = dict(sorted(schema["renames"].items()))
-    for part in ("choices", "bounds", "keys"):
+    for part in ("choices", "bounds", "keys", "items"):
         for name in sorted(set().union(*(r[part] for r in per_release))):
             schema[part][name] = shared([r[part].get(name) for r in per_release])
     return schema

@@ -83,6 +83,8 @@ def read_sources(wheel: Path) -> dict[str, ast.Module]:
             if (
                 (name.startswith("vllm/config/") and name.endswith(".py"))
                 or name in ("vllm/engine/arg_utils.py", "vllm/entrypoints/llm.py", "vllm/envs.py")
+                or (name.startswith("vllm/entrypoints/") and name.endswith("/cli_args.py"))
+                or name in ("vllm/model_executor/models/config.py", "vllm/model_executor/models/adapters.py")
                 or (name.startswith(SPEC_DIR) and name.endswith(".py") and "config" in name.rsplit("/", 1)[-1])
             ):
                 text = archive.read(name).decode("utf-8")
@@ -169,10 +171,19 @@ class ClassInfo:
 def _default_of(value: ast.expr | None):
     if value is None:
         return UNDEFINED
-    if isinstance(value, ast.Call) and ast.unparse(value.func).endswith("Field"):
+    if isinstance(value, ast.Call) and ast.unparse(value.func).rsplit(".", 1)[-1] in ("Field", "field"):
         for keyword in value.keywords:
             if keyword.arg == "default":
                 return literal(keyword.value)
+            if keyword.arg == "default_factory":
+                # ``default_factory=list`` and ``lambda: [1, 2]``: the value it makes.
+                factory = keyword.value
+                if isinstance(factory, ast.Name) and factory.id in ("list", "dict", "set"):
+                    return {"list": [], "dict": {}, "set": []}[factory.id]
+                if isinstance(factory, ast.Lambda) and not factory.args.args:
+                    made = literal(factory.body)
+                    return list(made) if isinstance(made, (tuple, set)) else made
+                return UNDEFINED
         return UNDEFINED
     return literal(value)
 
@@ -198,6 +209,14 @@ class Release:
                         self.aliases.setdefault(target, values if isinstance(values, tuple) else (values,))
         self.engine = self.classes.get("EngineArgs")
         self.env = _environment_variables(modules.get("vllm/envs.py"))
+        # ``vllm serve``'s own options (``FrontendArgs`` and its bases): name -> literal default.
+        self.frontend: dict[str, object] = {}
+        self.frontend_types: dict[str, str] = {}
+        for cls, info in self.classes.items():
+            if cls.endswith("FrontendArgs") and info.path.startswith("vllm/entrypoints/"):
+                for name, default in info.fields.items():
+                    self.frontend.setdefault(name, default)
+                    self.frontend_types.setdefault(name, info.annotations.get(name, ""))
         # (config class, field) -> argument name, or (argument, key) for dict-built configs.
         self.filled: dict[tuple[str, str], object] = {}
         self.dict_built: dict[str, str] = {}  # config class -> the dict argument it is built from
@@ -271,6 +290,18 @@ class Release:
                         and _is_self_attr(value)
                     ):
                         self.spec_aliases[key.value] = value.attr
+        # An argument whose type is one config class: argparse builds the class from the JSON of
+        # its option (get_kwargs), LLM from a dict (``_make_config``): the class is built from
+        # the argument's keys, as where EngineArgs itself writes ``Cls(**self.x)``.
+        typed: dict[str, list[str]] = {}
+        for name, text in engine.annotations.items():
+            parts = [part.strip() for part in text.split("|")]
+            classes = [part for part in parts if part in self.classes and part.endswith("Config")]
+            if len(classes) == 1 and all(part in (classes[0], "None") for part in parts):
+                typed.setdefault(classes[0], []).append(name)
+        for cls, names in typed.items():
+            if len(names) == 1 and cls not in self.dict_built and not any(c == cls for c, _ in self.filled):
+                self.dict_built[cls] = names[0]
         # Keys EngineArgs writes into a dict argument itself before the config is built from it
         # (``self.speculative_config.update({"target_model_config": target_model_config})``):
         # not the user's, their values are not arguments.
@@ -308,12 +339,25 @@ class Release:
                 if stmt is not None and isinstance(stmt.value, ast.Attribute) and isinstance(stmt.value.value, ast.Name):
                     default = self.field_default(stmt.value.value.id, stmt.value.attr)
                 elif stmt is not None and isinstance(stmt.value, ast.Call) and ast.unparse(stmt.value.func) == "get_field":
-                    # A config object made by a factory: not None, not a dict, value unknown.
-                    default = {"factory": ast.unparse(stmt.value)}
+                    # get_field(Cls, "name"): the default of that field of Cls.  A config object
+                    # made by a factory is not None, not a dict, its value unknown; a field of
+                    # another type has its own default (None for an optional number).
+                    owner, field = stmt.value.args[:2] if len(stmt.value.args) >= 2 else (None, None)
+                    held = (
+                        _held_config(self, owner.id, field.value)
+                        if isinstance(owner, ast.Name) and isinstance(field, ast.Constant) and owner.id in self.classes
+                        else None
+                    )
+                    if held is None and isinstance(owner, ast.Name) and isinstance(field, ast.Constant):
+                        default = self.field_default(owner.id, field.value)
+                    if held is not None or default is UNDEFINED:
+                        default = {"factory": ast.unparse(stmt.value)}
             self.defaults[name] = default
 
     def arg_type(self, name: str) -> str:
         text = self.engine.annotations.get(name, "") if self.engine else ""
+        if not text and name in self.frontend_types:
+            text = self.frontend_types[name]
         for kind in ("bool", "int", "float"):
             if text.replace(" ", "") in (kind, f"{kind}|None", f"Optional[{kind}]"):
                 return kind
@@ -413,6 +457,14 @@ class Context:
 
     def field(self, cls: str, name: str) -> dict:
         release = self.release
+        if cls == SERVE:
+            # ``vllm serve``'s parsed arguments: its own options and the engine arguments.
+            if name == "subparser":
+                return {"const": "serve"}
+            engine = release.classes.get("AsyncEngineArgs") or release.engine
+            if name in release.frontend or (release.engine is not None and name in release.engine.fields) or (engine is not None and name in engine.fields):
+                return {"arg": name}
+            raise Untranslatable(name)
         info = release.classes.get(cls)
         if info is not None and name in info.properties and self.depth < 4:
             self.depth += 1
@@ -442,6 +494,9 @@ class Context:
             if isinstance(argument, tuple):
                 value = _local_at(release, *argument[1:])
                 if value is None:
+                    built = self._built_config(cls, name)
+                    if built is not None:
+                        return built
                     raise Untranslatable(f"{cls}.{name}")
                 return value
             return {"arg": argument, "via": cls}
@@ -452,12 +507,27 @@ class Context:
             finally:
                 self.depth -= 1
         if cls == "VllmConfig":
+            built = self._built_config(cls, name)
+            if built is not None:
+                return built
             raise Untranslatable(name)
         # A config field EngineArgs never sets keeps its own default.
         default = release.field_default(cls, name)
         if default is UNDEFINED or not cls.endswith("Config") or cls not in _constructed(release):
             raise Untranslatable(f"{cls}.{name}")
         return {"const": default}
+
+    def _built_config(self, cls: str, name: str) -> dict | None:
+        """``VllmConfig.speculative_config: SpeculativeConfig | None``: the config the engine
+        builds from the argument of that name (or from its shortcuts, ``--spec-method``), None
+        where it builds none."""
+        release = self.release
+        info = release.classes.get(cls)
+        held = _held_config(release, cls, name)
+        text = info.annotations.get(name, "") if info is not None else ""
+        if cls == "VllmConfig" and held is not None and "None" in text and release.dict_built.get(held) == name:
+            return {"op": "config", "args": [{"arg": name}]}
+        return None
 
     def part(self, node: ast.AST) -> dict:
         """One operand of ``and``/``or``: unknown where it reads something else (the checker
@@ -481,6 +551,15 @@ class Context:
             chain.append(base.attr)
             base = base.value
         chain.reverse()
+        if isinstance(base, ast.Name) and base.id != self.owner and len(chain) == 1 and base.id in self.locals:
+            # A local holding a config built from a dict argument (``attention_config =
+            # copy.deepcopy(self.attention_config)``): a key of that argument.
+            held = self.locals[base.id]
+            built = set(self.release.dict_built.values())
+            if set(held) == {"arg"} and held["arg"] in built:
+                cls = next(c for c, a in self.release.dict_built.items() if a == held["arg"])
+                return self.field(cls, chain[0])
+            raise Untranslatable(ast.unparse(node))
         if not isinstance(base, ast.Name) or base.id != self.owner or self.cls is None:
             raise Untranslatable(ast.unparse(node))
         if self.tracked is not None and len(chain) == 1 and chain[0] in self.tracked:
@@ -494,6 +573,21 @@ class Context:
             if sub is None:
                 raise Untranslatable(ast.unparse(node))
             return self.field(sub, chain[1])
+        if len(chain) == 2 and cls in self.release.dict_built:
+            # A config held by a key of a config built from a dict argument
+            # (``self.pass_config.x`` of CompilationConfig): the dotted key of that argument.
+            held = _held_config(self.release, cls, chain[0])
+            if held is not None and self.release.field_default(held, chain[1]) is not UNDEFINED:
+                return {"arg": self.release.dict_built[cls], "key": f"{chain[0]}.{chain[1]}"}
+            raise Untranslatable(ast.unparse(node))
+        if len(chain) == 2:
+            # A config held by a field the engine fills from a dict argument
+            # (``ParallelConfig.eplb_config``, built from ``eplb_config``): a key of that argument.
+            holder = self.field(cls, chain[0])
+            built = {argument: built_cls for built_cls, argument in self.release.dict_built.items()}
+            if set(holder) <= {"arg", "via"} and holder.get("arg") in built:
+                return self.field(built[holder["arg"]], chain[1])
+            raise Untranslatable(ast.unparse(node))
         if len(chain) != 1:
             raise Untranslatable(ast.unparse(node))
         return self.field(cls, chain[0])
@@ -504,7 +598,12 @@ class Context:
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             value = literal(node)
             if value is UNDEFINED:
-                raise Untranslatable(ast.unparse(node))
+                # Items computed from the arguments (``(1, pcp, tp * pcp)``).
+                if any(isinstance(item, ast.Starred) for item in node.elts):
+                    raise Untranslatable(ast.unparse(node))
+                return {"op": "list", "args": [self.translate(item) for item in node.elts]}
+            if isinstance(value, (set, frozenset)):
+                return {"const": sorted(value, key=repr)}  # the same data whatever the hash seed
             return {"const": list(value)}
         if isinstance(node, ast.Attribute):
             return self.attribute(node)
@@ -539,10 +638,22 @@ class Context:
             return {"op": "if", "args": [self.translate(node.test), self.translate(node.body), self.translate(node.orelse)]}
         if isinstance(node, ast.BinOp) and type(node.op) in ARITH:
             return {"op": ARITH[type(node.op)], "args": [self.translate(node.left), self.translate(node.right)]}
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitAnd, ast.BitOr)):
+            return {"op": "&" if isinstance(node.op, ast.BitAnd) else "|", "args": [self.translate(node.left), self.translate(node.right)]}
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            iterated, element, keep, var = self.comprehension(node)
+            return {"op": "collect", "var": var, "kind": "set" if isinstance(node, ast.SetComp) else "list", "args": [iterated, element, keep]}
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice) and node.slice.step is None:
+            bounds = [self.translate(b) if b is not None else {"const": None} for b in (node.slice.lower, node.slice.upper)]
+            return {"op": "slice", "args": [self.translate(node.value), *bounds]}
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
+            return {"op": "index", "args": [self.translate(node.value), {"const": node.slice.value}]}
         if isinstance(node, ast.NamedExpr) and isinstance(node.value, ast.Call) and ast.unparse(node.value.func) in NO_PLUGINS:
             return {"const": None}
         if isinstance(node, ast.Call):
             func = ast.unparse(node.func)
+            if func in ("copy.deepcopy", "copy.copy", "deepcopy") and len(node.args) == 1 and not node.keywords:
+                return self.translate(node.args[0])  # the same value, another object
             if func in NO_PLUGINS:
                 return {"const": None}
             early = self._none_answer(node)
@@ -559,6 +670,28 @@ class Context:
                 names = [k.id for k in kinds if isinstance(k, ast.Name)]
                 if len(names) == len(kinds) and set(names) <= {"str", "int", "float", "bool", "dict", "list", "type"}:
                     return {"op": "isinstance", "args": [self.translate(node.args[0]), {"const": names}]}
+            if self.cls == SERVE and func in ("getattr", "hasattr") and len(node.args) >= 2 and _is_owner(node.args[0], self.owner) and isinstance(node.args[1], ast.Constant):
+                value = self.field(SERVE, node.args[1].value)
+                if func == "hasattr":
+                    return {"const": True}
+                if len(node.args) == 3 and "arg" in value:
+                    default = literal(node.args[2])
+                    if default is UNDEFINED:
+                        raise Untranslatable(ast.unparse(node))
+                    return dict(value, default=default)
+                return value
+            if func in ("any", "all") and len(node.args) == 1 and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp)) and not node.keywords:
+                iterated, element, keep, var = self.comprehension(node.args[0])
+                return {"op": func, "var": var, "args": [iterated, {"op": "and", "args": [keep, element]}]}
+            if func in ("len", "sorted") and len(node.args) == 1 and not node.keywords:
+                return {"op": func, "args": [self.translate(node.args[0])]}
+            if (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("startswith", "endswith")
+                and len(node.args) == 1
+                and not node.keywords
+            ):
+                return {"op": node.func.attr, "args": [self.translate(node.func.value), self.translate(node.args[0])]}
             if func in ("int", "bool") and len(node.args) == 1 and not node.keywords:
                 return {"op": func, "args": [self.translate(node.args[0])]}
             if func in ("min", "max") and len(node.args) >= 2 and not node.keywords:
@@ -577,6 +710,28 @@ class Context:
                 return {"arg": node.args[0].value, "default": default}
         raise Untranslatable(ast.unparse(node))
 
+
+    def comprehension(self, node) -> tuple[dict, dict, dict, str]:
+        """One ``for NAME in ITERABLE if ...`` over a value of the arguments: the iterable, the
+        element, the filter, each read with NAME bound to the item (``{"item": NAME}``)."""
+        if len(node.generators) != 1:
+            raise Untranslatable(ast.unparse(node))
+        generator = node.generators[0]
+        if not isinstance(generator.target, ast.Name) or generator.is_async:
+            raise Untranslatable(ast.unparse(node))
+        var = generator.target.id
+        iterated = self.translate(generator.iter)
+        saved = self.locals.get(var)
+        self.locals[var] = {"item": var}
+        try:
+            element = self.translate(node.elt)
+            keep = {"op": "and", "args": [self.translate(test) for test in generator.ifs]} if generator.ifs else {"const": True}
+        finally:
+            if saved is None:
+                self.locals.pop(var, None)
+            else:
+                self.locals[var] = saved
+        return iterated, element, keep, var
 
     def _none_answer(self, call: ast.Call) -> dict | None:
         """A static method of a config class called on one value, whose first statement answers
@@ -621,6 +776,15 @@ def _constructed(release: Release) -> set:
     if key not in _CONSTRUCTED:
         _CONSTRUCTED[key] = {cls for cls, _ in release.filled} | set(release.dict_built)
     return _CONSTRUCTED[key]
+
+
+def _held_config(release: Release, cls: str, field: str) -> str | None:
+    """The config class a field of a config holds (``CompilationConfig.pass_config``: PassConfig)."""
+    info = release.classes.get(cls)
+    text = info.annotations.get(field, "") if info is not None else ""
+    parts = [part.strip() for part in text.split("|")]
+    held = [part for part in parts if part in release.classes and part.endswith("Config")]
+    return held[0] if len(held) == 1 and all(part in (held[0], "None") for part in parts) else None
 
 
 def _sub_config(release: Release, attr: str) -> str | None:
@@ -693,7 +857,9 @@ class Walker:
     def cond(self, node: ast.expr, positive: bool) -> object:
         try:
             expr = self.ctx.translate(node)
-        except Untranslatable:
+        except Untranslatable as error:
+            if DEBUG:
+                print(f"  untranslatable in {self.where}:{node.lineno}: {ast.unparse(node)[:120]} ({error})", file=sys.stderr)
             return None
         return expr if positive else {"op": "not", "args": [expr]}
 
@@ -717,6 +883,8 @@ class Walker:
                     test, None if leaves_body else after_body, None if leaves_else else after_else
                 )
                 if "maybe" in (leaves_body, leaves_else):
+                    if DEBUG:
+                        print(f"  unsure path in {self.where} after line {stmt.lineno}: a branch may leave", file=sys.stderr)
                     path.append(None)
                     continue
                 if leaves_body and leaves_else:
@@ -727,10 +895,12 @@ class Walker:
                 if leaves_body:
                     negated = self.cond(stmt.test, False)
                     if negated is not None or leaves_body == "return":
-                        path.append(negated)
+                        if negated is None and DEBUG:
+                            print(f"  unsure path in {self.where} after line {stmt.lineno}: a return on a condition not written", file=sys.stderr)
+                        path.append(_passed(negated) if leaves_body == "raise" else negated)
                 elif leaves_else:
                     if test is not None or leaves_else == "return":
-                        path.append(test)
+                        path.append(_passed(test) if leaves_else == "raise" else test)
             elif isinstance(stmt, ast.Raise):
                 self.record(stmt, path)
                 return
@@ -738,7 +908,9 @@ class Walker:
                 return
             elif isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 self.assign(stmt, path)
-            elif isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try, ast.Match)) or hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar")):
+            if isinstance(stmt, ast.For):
+                self.loop(stmt, path)
+            if isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try, ast.Match)) or hasattr(ast, "TryStar") and isinstance(stmt, getattr(ast, "TryStar")):
                 # Loops, handlers and context managers: assignments inside make the fields
                 # they write unknown afterwards; raises inside are not kept.
                 for inner in ast.walk(stmt):
@@ -749,9 +921,30 @@ class Walker:
                                 self.ctx.locals.pop(target.id, None)
                 if any(isinstance(n, ast.Return) for n in ast.walk(stmt)):
                     path.append(None)
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _mutation(stmt.value, self.ctx.owner):
+                # ``self.custom_ops.append("+rotary_embedding")``: an assignment to the field.
+                self.assign(_mutation(stmt.value, self.ctx.owner), path)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
                 # A call on the config object may change any field: later checks are unsure.
                 self.call(stmt.value, stmt.lineno)
+
+    def loop(self, stmt: ast.For, path: list) -> None:
+        """``for NAME in ITERABLE:`` over a value of the arguments, whose body raises: each raise
+        is kept under "some item meets the body's conditions" (``{"op": "any"}``).  What the body
+        assigns is left to the loop's treatment after it (unknown)."""
+        if stmt.orelse or not isinstance(stmt.target, ast.Name) or not any(isinstance(n, ast.Raise) for n in ast.walk(stmt)):
+            return
+        try:
+            iterated = self.ctx.translate(stmt.iter)
+        except Untranslatable:
+            return
+        var = stmt.target.id
+        saved = (list(self.assignments), dict(self.values), dict(self.ctx.locals))
+        self.ctx.locals[var] = {"item": var}
+        try:
+            self.block(stmt.body, path + [{"loop": var, "iter": iterated}])
+        finally:
+            self.assignments, self.values, self.ctx.locals = saved
 
     def call(self, call: ast.Call, line: int) -> None:
         """A call of the object's own method writes the fields that method assigns; a call
@@ -766,16 +959,25 @@ class Walker:
             for node in ast.walk(method):
                 if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    me = method.args.args[0].arg if method.args.args else "self"
                     for target in targets:
+                        if isinstance(target, ast.Attribute) and _is_self_attr(target.value, me):
+                            # ``self.x.key = ...``: one key of the config built from argument x.
+                            self.assignments.append((line, f"{target.value.attr}.{target.attr}", [None]))
+                            continue
                         for inner in ast.walk(target):
-                            if isinstance(inner, ast.Attribute) and _is_owner(inner.value, method.args.args[0].arg if method.args.args else "self"):
+                            if isinstance(inner, ast.Attribute) and _is_owner(inner.value, me):
                                 self.assignments.append((line, inner.attr, [None]))
-                elif isinstance(node, ast.Call) and node is not call and any(
+                elif isinstance(node, ast.Call) and node is not call and ast.unparse(node.func) not in READ_ONLY_BUILTINS and any(
                     _is_owner(a, "self") for a in list(node.args) + [k.value for k in node.keywords]
                 ):
-                    self.assignments.append((line, "*", [None]))
+                    written = _callee_writes(self.ctx.release, node, "self")
+                    for field in sorted(written) if written is not None else ["*"]:
+                        self.assignments.append((line, field, [None]))
             return
         if any(_is_owner(a, owner) for a in list(call.args) + [k.value for k in call.keywords]):
+            if self.ctx.cls == SERVE and _only_reads(self.ctx.release, call, owner):
+                return
             self.assignments.append((line, "*", [None]))
 
     def assign(self, stmt: ast.stmt, path: list) -> None:
@@ -821,6 +1023,13 @@ class Walker:
                             self.values[(stmt.lineno, node.attr)] = self.ctx.translate(stmt.value)
                         except Untranslatable:
                             pass
+                    elif isinstance(stmt, ast.AugAssign) and node is target and type(stmt.op) in ARITH and self.ctx.cls:
+                        # ``self.custom_ops += ["+rotary_embedding"]``: the field as it was, and the value.
+                        try:
+                            before = self.ctx.field(self.ctx.cls, node.attr)
+                            self.values[(stmt.lineno, node.attr)] = {"op": ARITH[type(stmt.op)], "args": [before, self.ctx.translate(stmt.value)]}
+                        except Untranslatable:
+                            pass
                 elif isinstance(node, ast.Name) and isinstance(stmt, ast.Assign) and len(targets) == 1 and node is target:
                     # A local name: its value where it is assigned, on a sure path only.
                     # Its value from here on this path (branches merge after their ``if``).
@@ -835,7 +1044,20 @@ class Walker:
             if DEBUG:
                 print(f"dropped {self.where}:{stmt.lineno}: path {['?' if c is None else 'ok' for c in conditions]}", file=sys.stderr)
             return
+        conditions = _fold_loops(conditions)
         exc = stmt.exc
+        # An earlier raise that did not fire (its negation, marked): where what it reads may be
+        # assigned between it and here, it is left out rather than the check: vLLM rejects
+        # the configuration either way, only its first message may be the other one.
+        assigned = {field for line, field, _ in self.prior + self.assignments if line < stmt.lineno}
+        if "*" not in assigned:
+            conditions = [
+                c for c in conditions
+                if not (isinstance(c, dict) and c.get("passed") and _fields_read(c, self.ctx) & assigned)
+            ]
+        conditions = [_unmarked(c) for c in conditions]
+        if not conditions:
+            return
         error = ast.unparse(exc.func if isinstance(exc, ast.Call) else exc) if exc is not None else ""
         if exc is None or not error.endswith(("Error", "Exception")):
             return
@@ -882,6 +1104,9 @@ class Walker:
         text, fields = message_of(exc, self.ctx)
         if not text:
             return
+        for field in fields:
+            if field["expr"] is not None and any(isinstance(n, dict) and "item" in n for n in _walk_expr(field["expr"])):
+                field["expr"] = None  # the item of a loop: not one value
         self.found.append(
             {
                 "when": condition,
@@ -893,6 +1118,46 @@ class Walker:
                 "function": self.where,
             }
         )
+
+
+MUTATORS = ("append", "extend", "insert", "remove", "pop", "clear", "update", "add", "discard", "setdefault")
+
+
+def _mutation(call: ast.Call, owner: str) -> ast.stmt | None:
+    """A method call that changes a field's list, set or dict in place, as the assignment it
+    amounts to: ``self.x.append(v)`` is ``self.x += [v]``, ``self.x.extend(v)`` is
+    ``self.x += v``; the others give the field a value that is not written (``self.x = <call>``)."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in MUTATORS and _is_self_attr(func.value, owner)):
+        return None
+    target = ast.Attribute(value=func.value.value, attr=func.value.attr, ctx=ast.Store())
+    if func.attr == "append" and len(call.args) == 1 and not call.keywords:
+        stmt = ast.AugAssign(target=target, op=ast.Add(), value=ast.List(elts=[call.args[0]], ctx=ast.Load()))
+    elif func.attr == "extend" and len(call.args) == 1 and not call.keywords:
+        stmt = ast.AugAssign(target=target, op=ast.Add(), value=call.args[0])
+    else:
+        stmt = ast.Assign(targets=[target], value=call)
+    return ast.copy_location(ast.fix_missing_locations(ast.copy_location(stmt, call)), call)
+
+
+def _passed(condition):
+    """The negation of an earlier raise's condition, marked as such (see ``Walker.record``)."""
+    return dict(condition, passed=True) if isinstance(condition, dict) else condition
+
+
+def _unmarked(condition):
+    return {k: v for k, v in condition.items() if k != "passed"} if isinstance(condition, dict) and "passed" in condition else condition
+
+
+def _fold_loops(conditions: list) -> list:
+    """The conditions of a raise inside ``for NAME in ITERABLE`` (after its marker) become
+    "some item of ITERABLE meets them all"."""
+    for index, condition in enumerate(conditions):
+        if isinstance(condition, dict) and "loop" in condition:
+            inner = _fold_loops(conditions[index + 1 :])
+            body = inner[0] if len(inner) == 1 else {"op": "and", "args": inner} if inner else {"const": True}
+            return conditions[:index] + [{"op": "any", "var": condition["loop"], "args": [condition["iter"], body]}]
+    return conditions
 
 
 def _substitute(expr, current: dict, ctx):
@@ -925,6 +1190,8 @@ def _guard(path: list):
     """The condition under which an assignment ran: its branch conditions, a condition that
     cannot be written being unknown (the guard is then false only where a known part is).
     None for an assignment that runs whatever the arguments."""
+    # An earlier raise that did not fire holds wherever a later check is reached at all.
+    path = [p for p in path if not (isinstance(p, dict) and p.get("passed"))]
     known = [p for p in path if p is not None]
     if not known:
         return None
@@ -978,6 +1245,11 @@ def _args_read_directly(expr) -> set:
     """The arguments ``expr`` reads, leaving out those read inside a local's value of
     ``create_engine_config`` (``_READ_IN_PLACE``)."""
     return {e["arg"] for e in _walk_expr(expr, skip=_READ_IN_PLACE) if isinstance(e, dict) and "arg" in e}
+
+
+def _keys_read(expr) -> set:
+    """``argument.key`` for each key of a dict argument the expression reads."""
+    return {f"{node['arg']}.{node['key']}" for node in _walk_expr(expr) if isinstance(node, dict) and "arg" in node and "key" in node}
 
 
 def _args_of(expr) -> set:
@@ -1062,6 +1334,7 @@ def extract(release: Release) -> list[dict]:
                 walker.prior_values = [first.values.get((line, field)) for line, field, _ in first.assignments]
             checks += walker.run()
     checks += _llm_checks(release)
+    checks += _serve_checks(release)
     checks += _speculator_checks(release)
     # EngineArgs rewrites arguments before it builds the configs: a check reading one it
     # may have rewritten is kept only where the rewrite did not run.
@@ -1081,6 +1354,108 @@ def _llm_checks(release: Release) -> list[dict]:
     for check in found:
         check["llm_only"] = True
     return found
+
+
+SERVE = "<vllm serve>"  # the context of ``vllm serve``'s parsed arguments
+
+
+def _serve_checks(release: Release) -> list[dict]:
+    """``validate_parsed_serve_args(args)``: ``vllm serve``'s own checks of its parsed options,
+    run before the engine is built (``--enable-auto-tool-choice`` without
+    ``--tool-call-parser``); they hold for ``vllm serve`` command lines only."""
+    for path, module in sorted(release.modules.items()):
+        if not path.startswith("vllm/entrypoints/"):
+            continue
+        for node in module.body:
+            if isinstance(node, ast.FunctionDef) and node.name == "validate_parsed_serve_args" and node.args.args:
+                ctx = Context(release, SERVE, owner=node.args.args[0].arg)
+                found = Walker(ctx, node, path, "validate_parsed_serve_args").run()
+                for check in found:
+                    check["serve_only"] = True
+                return found
+    return []
+
+
+# Builtins handed an object that only read it.
+READ_ONLY_BUILTINS = frozenset({"getattr", "hasattr", "isinstance", "len", "type", "id", "repr", "str", "vars"})
+
+
+def _callee_writes(release: Release, call: ast.Call, owner: str, visiting: frozenset = frozenset()) -> set | None:
+    """The fields of the object handed to a call (``cls.verify_and_update_config(self)``) that
+    the call may assign: every function of that name the release's modules define is taken as
+    a callee (the one vLLM picks is looked up at run time), and each one's assignments to the
+    parameter it gets the object as (``vllm_config.cache_config.x = ...`` writes
+    ``cache_config``).  None where that cannot be told: no such function, or one that hands
+    the object on again too deep."""
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id if isinstance(call.func, ast.Name) else None
+    positions = [i for i, a in enumerate(call.args) if _is_owner(a, owner)]
+    if name is None or len(positions) != 1 or any(_is_owner(k.value, owner) for k in call.keywords) or len(visiting) > 6:
+        return None
+    if name in visiting:
+        return set()  # a callee already being read (hooks that call each other): its writes are counted there
+    visiting = visiting | {name}
+    callees = []
+    for module in release.modules.values():
+        for node in ast.walk(module):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                callees.append(node)
+    if not callees:
+        return None
+    written: set = set()
+    for function in callees:
+        params = [a.arg for a in function.args.args]
+        decorators = {ast.unparse(d) for d in function.decorator_list}
+        skip = 0 if "staticmethod" in decorators or isinstance(call.func, ast.Name) else 1
+        index = positions[0] + skip
+        if index >= len(params):
+            return None
+        param = params[index]
+        for node in ast.walk(function):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+            for target in targets:
+                base = target
+                while isinstance(base, (ast.Attribute, ast.Subscript)) and not (isinstance(base, ast.Attribute) and _is_owner(base.value, param)):
+                    base = base.value
+                if isinstance(base, ast.Attribute) and _is_owner(base.value, param):
+                    written.add(base.attr)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute):
+                # ``vllm_config.compilation_config.custom_ops.append(...)``: a write too
+                base = node.value.func.value
+                while isinstance(base, ast.Attribute) and not _is_owner(base.value, param):
+                    base = base.value
+                if isinstance(base, ast.Attribute) and _is_owner(base.value, param) and node.value.func.attr in MUTATORS:
+                    written.add(base.attr)
+            if isinstance(node, ast.Call) and node is not function and any(_is_owner(a, param) for a in list(node.args) + [k.value for k in node.keywords]):
+                if ast.unparse(node.func) in READ_ONLY_BUILTINS:
+                    continue
+                if ast.unparse(node.func) == "setattr":
+                    return None
+                inner = _callee_writes(release, node, param, visiting)
+                if inner is None:
+                    return None
+                written |= inner
+    return written
+
+
+def _only_reads(release: Release, call: ast.Call, owner: str) -> bool:
+    """A module function handed the namespace that assigns none of its attributes."""
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    for module in release.modules.values():
+        for node in module.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name and node.args.args:
+                param = node.args.args[0].arg
+                for inner in ast.walk(node):
+                    targets = inner.targets if isinstance(inner, ast.Assign) else [inner.target] if isinstance(inner, (ast.AugAssign, ast.AnnAssign)) else []
+                    if any(isinstance(t, ast.Attribute) and _is_owner(t.value, param) for t in targets):
+                        return False
+                    if (
+                        isinstance(inner, ast.Call)
+                        and ast.unparse(inner.func) not in ("getattr", "hasattr", "isinstance")
+                        and any(isinstance(a, ast.Name) and a.id == param for a in inner.args)
+                    ):
+                        return False  # handed on: not followed
+                return True
+    return False
 
 
 def _speculator_checks(release: Release) -> list[dict]:
@@ -1192,12 +1567,15 @@ def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
             continue  # its own assignments were read in order
         # A local of create_engine_config was read at its line, its rewrites before included.
         used = _args_read_directly(check["when"]) if name == "create_engine_config" else _args_of(check["when"])
+        used = used | _keys_read(check["when"])
         walker = Walker(Context(release, "EngineArgs"), function, "", name)
         walker.run()
         for _, field, path in walker.assignments:
             if field in used:
                 guard = _guard(path)
                 if guard is None:
+                    if DEBUG:
+                        print(f"rewritten {check['function']}:{check['line']}: {field} in EngineArgs.{name}", file=sys.stderr)
                     return None
                 guards.append({"op": "not", "args": [guard]})
     if guards:
@@ -1216,7 +1594,7 @@ def arguments_of(release: Release, checks: list[dict]) -> dict:
             used |= _args_of(field["expr"]) if field["expr"] else set()
     table = {}
     for name in sorted(used):
-        default = release.defaults.get(name, UNDEFINED)
+        default = release.defaults.get(name, release.frontend.get(name, release.field_default("AsyncEngineArgs", name)))
         entry = {"type": release.arg_type(name)}
         if default is not UNDEFINED:
             entry["default"] = default
@@ -1226,7 +1604,10 @@ def arguments_of(release: Release, checks: list[dict]) -> dict:
         for expr in _walk_expr(check["when"]):
             if isinstance(expr, dict) and "key" in expr:
                 cls = next(c for c, a in release.dict_built.items() if a == expr["arg"])
-                default = release.field_default(cls, expr["key"])
+                *holders, last = expr["key"].split(".")
+                for holder in holders:
+                    cls = _held_config(release, cls, holder) or cls
+                default = release.field_default(cls, last)
                 keys.setdefault(expr["arg"], {})[expr["key"]] = None if default is UNDEFINED else {"default": default}
     return {"arguments": table, "keys": keys, "shortcuts": {"speculative_config": release.spec_aliases}}
 
@@ -1239,7 +1620,7 @@ def _intern(expr, nodes: list, seen: dict, done: dict | None = None):
     done = {} if done is None else done
     if id(expr) in done:
         return done[id(expr)][1]
-    node = {"op": expr["op"], "args": [_intern(a, nodes, seen, done) for a in expr["args"]]}
+    node = {**{k: v for k, v in expr.items() if k != "args"}, "args": [_intern(a, nodes, seen, done) for a in expr["args"]]}
     key = json.dumps(node, sort_keys=True)
     if key not in seen:
         seen[key] = len(nodes)
@@ -1256,6 +1637,7 @@ def generate(versions: list[str]) -> dict:
         checks = extract(release)
         for check in checks:
             check.setdefault("llm_only", False)
+            check.setdefault("serve_only", False)
         key = ".".join(version.split(".")[:2])
         entry = {"release": version, **arguments_of(release, checks)}
         nodes: list = []

@@ -221,6 +221,18 @@ def as_bool(value: Any) -> bool | None:
     return None
 
 
+def written_pairs(fact: Fact) -> list[tuple[str, Fact]] | None:
+    """A dict value's keys that every path writes, each with its fact; None when the value is
+    not a known dict."""
+    if not (isinstance(fact, Known) and isinstance(fact.value, Mapping)):
+        return None
+    return [
+        (key, item)
+        for key, item in fact.value.items.items()
+        if isinstance(item, Known) or (isinstance(item, Choice) and ABSENT not in item.options)
+    ]
+
+
 def known_bool(fact: Fact, default: bool | None = False) -> bool | None:
     """A boolean setting as vLLM sees it: ``default`` when absent, ``None`` if unknown."""
     if fact is ABSENT:

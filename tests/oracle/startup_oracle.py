@@ -45,6 +45,7 @@ import importlib.machinery
 import json
 import os
 import random
+import re
 import sys
 import tempfile
 import types
@@ -131,12 +132,14 @@ def tiny_llama(folder: Path) -> Path:
 MODEL_WORDS = (
     "model", "architecture", "hf_config", "checkpoint", "GPU", "gpu", "device", "CUDA", "cuda", "platform",
     "compute capability", "MoE", "moe", "expert", "is not installed", "No module", "import",
+    "tokenizer",
 )
 
 
 # Phrases with a word of MODEL_WORDS that name an argument, not the model: a speculative
-# method that needs a draft checkpoint given without one (``speculative_config["model"]``).
-ARGUMENT_PHRASES = ("provided but without speculative model",)
+# method that needs a draft checkpoint given without one (``speculative_config["model"]``),
+# redundant experts asked for without EPLB (``eplb_config["num_redundant_experts"]``).
+ARGUMENT_PHRASES = ("provided but without speculative model", "num_redundant_experts")
 
 
 def argument_space(release: dict, rng: random.Random) -> dict:
@@ -274,6 +277,8 @@ def decidable(message: str) -> bool:
         return False
     for phrase in ARGUMENT_PHRASES:
         message = message.replace(phrase, "")
+    # An option's own name is not about the model (--max-model-len, --device-ids).
+    message = re.sub(r"--[A-Za-z][\w-]*(?:\.[\w-]+)*", " ", message)
     return not any(word in message for word in MODEL_WORDS)
 
 

@@ -55,6 +55,7 @@ class ReleaseSchema:
     choices: dict  # dest -> {"cli": [...], "python": [...]}
     bounds: dict  # dest -> {"ge": ..., "gt": ..., "le": ..., "lt": ...}
     keys: dict = None  # type: ignore[assignment]  # dest -> {"class": config class, "fields": [...], "choices": {field: [...]}}: its JSON value's keys
+    items: dict = None  # type: ignore[assignment]  # dest -> how its action parses each value: {"class", "fields", "required", "pair"}
 
     def has_option(self, option: str) -> bool:
         """argparse accepts the option string: defined, or an abbreviation of exactly one long
@@ -82,7 +83,8 @@ def _release(index: int) -> ReleaseSchema:
     choices = {dest: value for dest, raw in data["choices"].items() if (value := _at(raw, index))}
     bounds = {dest: value for dest, raw in data["bounds"].items() if (value := _at(raw, index))}
     keys = {dest: value for dest, raw in data.get("keys", {}).items() if (value := _at(raw, index))}
-    return ReleaseSchema(releases()[index], True, options, keywords, choices, bounds, keys)
+    items = {dest: value for dest, raw in data.get("items", {}).items() if (value := _at(raw, index))}
+    return ReleaseSchema(releases()[index], True, options, keywords, choices, bounds, keys, items)
 
 
 def schema_for(version: Version) -> ReleaseSchema:
@@ -207,6 +209,25 @@ def outside_choices(value, accepted) -> bool:
 
 
 
+def bound_broken(value, bounds) -> str | None:
+    """The first ``Field`` bound a number breaks, as pydantic words it; None when it keeps them
+    (or is no number: another type is not judged)."""
+    if not bounds or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    holds = {"ge": lambda b: value >= b, "gt": lambda b: value > b, "le": lambda b: value <= b, "lt": lambda b: value < b}
+    for key in ("ge", "gt", "le", "lt"):
+        if key in bounds and not holds[key](bounds[key]):
+            return f"Input should be {BOUND_WORDS[key]} {bounds[key]}"
+    return None
+
+
+def breaks_bounds(value, bounds) -> bool:
+    return bound_broken(value, bounds) is not None
+
+
+BOUND_WORDS = {"ge": "greater than or equal to", "gt": "greater than", "le": "less than or equal to", "lt": "less than"}
+
+
 def json_object(text: str) -> dict | None:
     """A command-line value that is a JSON object (a config-valued option's keys); else None."""
     try:
@@ -214,3 +235,29 @@ def json_object(text: str) -> dict | None:
     except (ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) else None
+
+
+def config_keys(entry: dict, pairs, inner):
+    """Each key of a config-valued argument's dict and of the config dicts inside it
+    (``compilation_config["pass_config"]``): ``(path, key, name, item, entry)``, where ``path``
+    holds the keys above it, ``name`` is the field the key names (dashes read as underscores
+    where vLLM rewrites the keys: ``--speculative-config`` in 0.34), ``item`` its value as
+    given and ``entry`` the schema of its config.  ``pairs`` are the dict's (key, value)
+    pairs; ``inner(value)`` gives those of a value that is a dict itself, else None."""
+    stack = [((), entry, pairs, bool(entry.get("dashes")))]
+    while stack:
+        path, entry, pairs, dashes = stack.pop()
+        for key, item in pairs:
+            if not isinstance(key, str):
+                continue
+            name = key.replace("-", "_") if dashes else key
+            yield path, key, name, item, entry
+            sub = entry.get("nested", {}).get(name)
+            inner_pairs = inner(item) if sub is not None else None
+            if inner_pairs is not None:
+                stack.append(((*path, key), sub, inner_pairs, False))
+
+
+def json_pairs(value):
+    """A JSON object's (key, value) pairs, for ``config_keys``; None for anything else."""
+    return list(value.items()) if isinstance(value, dict) else None

@@ -24,6 +24,7 @@ from vllm_lint.rules import (
     trace_replay_requires_v2_runner,
     trace_request_speculative_decoding,
     trace_request_without_trace_replay,
+    unparsable_value,
     unused_noqa,
 )
 from vllm_lint.rules.base import Rule
@@ -48,6 +49,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
                 non_upstream_flag,
                 invalid_choice,
                 out_of_range,
+                unparsable_value,
                 startup_parallel,
                 startup_engine_arguments,
                 startup_llm_class,

@@ -29,10 +29,16 @@ it names every option the abbreviation may stand for in any of them.
 
 The keys of a JSON value given to an argument whose value is one vLLM config
 (`--compilation-config '{"level": 3}'` in 0.34, whose `CompilationConfig`
-has `mode`; `--speculative-config '{"disable_by_batch_size": 1}'`) are
+has `mode`; `--speculative-config '{"disable_by_batch_size": 1}'`), or of a
+dict given to that keyword in Python (`compilation_config={"level": 3}`), are
 checked against that config's fields in the release, where the config rejects
 unknown keys: from 0.16 every config does; before, only those that say so
-(`CompilationConfig` in 0.14 and 0.15), and the others ignore them.
+(`CompilationConfig` in 0.14 and 0.15), and the others ignore them. A key
+whose value is a config itself is checked the same way
+(`compilation_config={"pass_config": {"enable_sp": True}}` in 0.34, whose
+`PassConfig` has no `enable_sp`). Where vLLM rewrites the keys' dashes as
+underscores before the config is built (`--speculative-config` in 0.34),
+`num-speculative-tokens` is `num_speculative_tokens`.
 
 ## Why is this bad?
 `EngineArgs` is a plain dataclass: vLLM raises a `TypeError`; the server's
@@ -105,7 +111,7 @@ in 0.6): nothing is reported for it.
 
 
 import vllm_lint.launch.schema as schema
-from vllm_lint.facts import known_bool
+from vllm_lint.facts import Known, known_bool, written_pairs
 from vllm_lint.rules.base import Rule, from_other_file, name_of, unknown_setting_error
 from vllm_lint.versions import ALL_VERSIONS
 
@@ -143,6 +149,8 @@ def check(facts, version):
         yield from _replay_flags(facts, version)
         return
     yield from _keywords(facts, release, names, facts.kind, facts.fields)
+    if release.exact:
+        yield from _dict_keys(facts, release)
 
 
 def _keywords(facts, release, names, kind, written):
@@ -187,6 +195,10 @@ def _server_keys(facts, release):
             continue
         guess = schema.near_miss(option, long_options)
         finding = _finding(facts, name, release, present_in, guess and guess[2:].replace("-", "_"), facts.location_of(name), "vllm serve")
+        rename = schema.documented_rename(option.lstrip("-").replace("-", "_"), release)
+        if rename is not None:
+            # Named as the command line names it; a framework's key is not rewritten here.
+            _renamed(finding, rename, facts, name, None)
         if facts.verbatim_to == "serve-argv":
             finding.vllm_error = f"unrecognized arguments: {option}"
         else:
@@ -265,25 +277,50 @@ def _json_keys(facts, release, option, origin, value):
     """Keys of a JSON value that its config class does not have (pydantic: "Unexpected keyword argument")."""
     dest = release.dest(option)
     known = release.keys.get(dest) if dest else None
-    if known is None or "fields" not in known:
-        return  # up to 0.15 most configs ignore unknown keys
+    if known is None:
+        return
     parsed = schema.json_object(value)
     if parsed is None:
         return
-    fields = known["fields"]
     span = origin.span if origin is not None and origin.path is None else facts.anchor
-    for key in parsed:
-        if not isinstance(key, str) or key in fields:
+    for path, key, name, _item, entry in schema.config_keys(known, parsed.items(), schema.json_pairs):
+        finding = _unknown_key(release, option, dest, path, key, name, entry, span)
+        if finding is not None:
+            yield from_other_file(finding, origin)
+
+
+def _dict_keys(facts, release):
+    """Keys of a dict given to a config-valued keyword (``compilation_config={"level": 3}``)
+    that its config class does not have: pydantic rejects them as it does on the command line."""
+    for dest, fact in facts.fields.items():
+        known = release.keys.get(dest)
+        pairs = written_pairs(fact)
+        if known is None or pairs is None:
             continue
-        guess = schema.near_miss(key, fields)
-        advice = f"did you mean {guess}?" if guess else "remove it"
-        finding = RULE.finding(
-            f"{key} is not a field of {option} ({known['class']}) in vLLM {schema.release_text(release.release)}; {advice}",
-            span,
-            vllm_error=f"{known['class']}: {key}: Unexpected keyword argument",
-        )
-        finding.argument = f"{dest}.{key}"
-        yield from_other_file(finding, origin)
+        for path, key, name, item, entry in schema.config_keys(known, pairs, written_pairs):
+            origin = item.origin if isinstance(item, Known) else None
+            span = origin.span if origin is not None and origin.path is None else facts.location_of(dest)
+            finding = _unknown_key(release, dest, dest, path, key, name, entry, span)
+            if finding is not None:
+                yield finding
+
+
+def _unknown_key(release, written, dest, path, key, name, entry, span):
+    """The finding for one key of a config dict its class does not have; None for a field, or
+    where the class ignores unknown keys (up to 0.15 most configs do)."""
+    fields = entry.get("fields")
+    if fields is None or name in fields:
+        return None
+    guess = schema.near_miss(name, fields)
+    advice = f"did you mean {guess}?" if guess else "remove it"
+    where = "".join(f"[{p!r}]" for p in path)
+    finding = RULE.finding(
+        f"{key} is not a field of {written}{where} ({entry['class']}) in vLLM {schema.release_text(release.release)}; {advice}",
+        span,
+        vllm_error=f"{entry['class']}: {key}: Unexpected keyword argument",
+    )
+    finding.argument = ".".join((dest, *path, key))
+    return finding
 
 
 def _finding(facts, name, release, present_in, guess, span, kind):

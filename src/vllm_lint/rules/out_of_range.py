@@ -26,17 +26,21 @@ llm = LLM("Qwen/Qwen3-4B", gpu_memory_utilization=0.9)
 ## Fix safety
 No automatic fix.
 
+The keys of a config-valued argument are checked against the bounds of the
+config's own fields, nested configs included (`watchdog_config={"timeout": 0}`:
+`WatchdogConfig.timeout` must be greater than 0), in Python dicts and in the
+JSON of a command line's option.
+
 ## Versions
 Every release the schema was generated from; silent for a release it does
 not have. The bounds are the `Field(ge=, gt=, le=, lt=)` of the config field.
 """
 
 import vllm_lint.launch.schema as schema
-from vllm_lint.facts import Known
+from vllm_lint.facts import Known, written_pairs
 from vllm_lint.rules.base import Rule, from_other_file
 from vllm_lint.versions import ALL_VERSIONS
 
-WORDS = {"ge": "greater than or equal to", "gt": "greater than", "le": "less than or equal to", "lt": "less than"}
 
 
 def check(facts, version):
@@ -56,6 +60,16 @@ def check(facts, version):
             if broken:
                 span = origin.span if origin is not None and origin.path is None else facts.anchor
                 yield from_other_file(_finding(option, number, broken, span, dest, release), origin)
+        for dest, (option, origin, value) in last.items():
+            known = release.keys.get(dest)
+            parsed = schema.json_object(value) if known and value is not None and value.startswith("{") else None
+            if parsed is None:
+                continue
+            span = origin.span if origin is not None and origin.path is None else facts.anchor
+            for path, key, name, item, entry in schema.config_keys(known, parsed.items(), schema.json_pairs):
+                broken = _key_broken(item, entry, name)
+                if broken:
+                    yield from_other_file(_finding(_key_text(option, path, key), item, broken, span, ".".join((dest, *path, key)), release), origin)
         return
     if facts.kind not in schema.CONSTRUCTORS and facts.source != "framework":
         return  # a framework's config reaches vLLM's engine arguments: the same checks
@@ -69,6 +83,28 @@ def check(facts, version):
         broken = _broken(value, bounds)
         if broken:
             yield _finding(name, value, broken, facts.location_of(name), name, release)
+    for dest, fact in facts.fields.items():
+        known = release.keys.get(dest)
+        pairs = written_pairs(fact)
+        if not known or pairs is None:
+            continue
+        for path, key, name, item, entry in schema.config_keys(known, pairs, written_pairs):
+            value = item.value if isinstance(item, Known) else None
+            broken = _key_broken(value, entry, name)
+            if broken:
+                origin = item.origin
+                span = origin.span if origin is not None and origin.path is None else facts.location_of(dest)
+                yield _finding(_key_text(dest, path, key), value, broken, span, ".".join((dest, *path, key)), release)
+
+
+def _key_broken(value, entry: dict, name: str) -> str | None:
+    """The bound a number given to a key of a config dict breaks (``watchdog_config["timeout"]``
+    must be greater than 0), as pydantic words it."""
+    return schema.bound_broken(value, entry.get("bounds", {}).get(name))
+
+
+def _key_text(written: str, path: tuple, key: str) -> str:
+    return written + "".join(f"[{part!r}]" for part in (*path, key))
 
 
 def _number(text: str) -> float | None:
@@ -84,12 +120,7 @@ def _number(text: str) -> float | None:
 
 def _broken(value, bounds) -> str | None:
     """The first bound the value breaks, as pydantic words it."""
-    tests = {"ge": value >= bounds.get("ge", value), "gt": "gt" not in bounds or value > bounds["gt"],
-             "le": value <= bounds.get("le", value), "lt": "lt" not in bounds or value < bounds["lt"]}
-    for key in ("ge", "gt", "le", "lt"):
-        if key in bounds and not tests[key]:
-            return f"Input should be {WORDS[key]} {bounds[key]}"
-    return None
+    return schema.bound_broken(value, bounds)
 
 
 def _finding(name, value, broken, span, dest, release):

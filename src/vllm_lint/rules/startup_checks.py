@@ -79,7 +79,7 @@ def _equal(left, right):
         if right is None:
             return False
         return UNKNOWN
-    if isinstance(left, Mapping) or isinstance(right, Mapping):
+    if isinstance(left, (Mapping, Given)) or isinstance(right, (Mapping, Given)):
         if left is None or right is None:
             return False
         return UNKNOWN
@@ -114,7 +114,7 @@ def _truth(value):
         return UNKNOWN if truthy is None else truthy
     if isinstance(value, (Enum, Factory)):
         return True
-    if isinstance(value, (bool, int, float, str, list, tuple)) or value is None:
+    if isinstance(value, (bool, int, float, str, list, tuple, set, frozenset)) or value is None:
         return bool(value)
     return UNKNOWN
 
@@ -126,21 +126,32 @@ class Factory:
     """An argument's default made by a factory (a config object): not None, not a dict."""
 
 
+class Given:
+    """A command-line value whose type is not read (``--attention-backend FLASH_ATTN`` becomes
+    an enum member): not None, nothing else known."""
+
+
 class Evaluator:
     """The value of a check's expression for one engine's arguments."""
 
-    def __init__(self, lookup, nodes=(), env=None) -> None:
+    def __init__(self, lookup, nodes=(), env=None, builds=None) -> None:
         self.lookup = lookup  # (argument, key or None, default from the expression) -> value
+        self.builds = builds  # argument -> whether vLLM builds the config it holds (None: unknown)
         self.env = env  # (an ``{"env": ...}`` expression) -> the variable's value as vLLM reads it
         self.nodes = nodes  # the release's shared operations, by index
         self.memo: dict[int, object] = {}
+        self.items: dict[str, object] = {}  # the loop variables bound while a quantifier runs
 
     def value(self, expr):
         if "ref" in expr:
             index = expr["ref"]
+            if self.items:
+                return self.value(self.nodes[index])  # it may read a loop variable: not memoised
             if index not in self.memo:
                 self.memo[index] = self.value(self.nodes[index])
             return self.memo[index]
+        if "item" in expr:
+            return self.items.get(expr["item"], UNKNOWN)
         if "const" in expr:
             return expr["const"]
         if "enum" in expr:
@@ -166,7 +177,15 @@ class Evaluator:
         if op == "not":
             truth = _truth(self.value(args[0]))
             return UNKNOWN if truth is UNKNOWN else not truth
+        if op in ("any", "all", "collect"):
+            return self._quantified(expr)
+        if op == "config":
+            # The config vLLM builds from a dict argument: an object, or None where it builds none.
+            built = self.builds(args[0]["arg"]) if self.builds is not None else None
+            return UNKNOWN if built is None else Factory() if built else None
         values = [self.value(a) for a in args]
+        if op == "list":
+            return values  # an item not known stays in it as unknown
         if any(v is UNKNOWN for v in values):
             return UNKNOWN
         try:
@@ -174,10 +193,68 @@ class Evaluator:
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             return UNKNOWN
 
+    def _quantified(self, expr):
+        """``any``/``all`` of a condition over a list's items, or the list (or set) of an
+        element over the items a condition keeps; unknown where an item, or the list, is."""
+        op, args, var = expr["op"], expr["args"], expr["var"]
+        items = self.value(args[0])
+        if isinstance(items, (set, frozenset)):
+            items = sorted(items, key=repr)
+        if not isinstance(items, (list, tuple)):
+            return UNKNOWN
+        saved = self.items.get(var, ABSENT)
+        results = []
+        try:
+            for item in items:
+                if item is UNKNOWN:
+                    results.append(UNKNOWN)
+                    continue
+                self.items[var] = item
+                if op == "collect":
+                    keep = _truth(self.value(args[2]))
+                    if keep is UNKNOWN:
+                        return UNKNOWN
+                    if keep:
+                        element = self.value(args[1])
+                        if element is UNKNOWN:
+                            return UNKNOWN
+                        results.append(element)
+                else:
+                    results.append(_truth(self.value(args[1])))
+        finally:
+            if saved is ABSENT:
+                self.items.pop(var, None)
+            else:
+                self.items[var] = saved
+        if op == "collect":
+            if UNKNOWN in results:
+                return UNKNOWN
+            return frozenset(results) if expr.get("kind") == "set" else results
+        return _kleene_or(results) if op == "any" else _kleene_and(results)
+
     @staticmethod
     def _apply(op, values):
         left = values[0]
         right = values[1] if len(values) > 1 else None
+        if any(isinstance(v, (list, tuple, set, frozenset)) and any(item is UNKNOWN for item in v) for v in values):
+            # A list the file builds only in part: an item found in it is there, nothing else is known.
+            if op in ("in", "not in") and isinstance(right, (list, tuple)) and left in [v for v in right if v is not UNKNOWN]:
+                return op == "in"
+            return UNKNOWN
+        if op in ("len", "sorted"):
+            if not isinstance(left, (list, tuple, str, set, frozenset)):
+                return UNKNOWN
+            return len(left) if op == "len" else sorted(left)
+        if op in ("startswith", "endswith"):
+            if not (isinstance(left, str) and isinstance(right, str)):
+                return UNKNOWN
+            return left.startswith(right) if op == "startswith" else left.endswith(right)
+        if op == "index":
+            return left[right] if isinstance(left, (list, tuple, str)) and -len(left) <= right < len(left) else UNKNOWN
+        if op == "slice":
+            return left[values[1] : values[2]] if isinstance(left, (list, tuple, str)) else UNKNOWN
+        if op in ("&", "|") and isinstance(left, (set, frozenset)) and isinstance(right, (set, frozenset)):
+            return left & right if op == "&" else left | right
         if op == "==":
             return _equal(left, right)
         if op == "!=":
@@ -189,6 +266,10 @@ class Evaluator:
             if op == "isinstance":
                 return False if "dict" in right or "str" in right else UNKNOWN
             return UNKNOWN
+        if any(isinstance(v, Given) for v in values):
+            if op in ("is", "is not") and (left is None or right is None):
+                return op == "is not"
+            return UNKNOWN
         if op in ("is", "is not"):
             if right is None or left is None:
                 same = left is None and right is None
@@ -198,7 +279,9 @@ class Evaluator:
                 return UNKNOWN
             return same if op == "is" else not same
         if op in ("in", "not in"):
-            if not isinstance(right, (list, tuple)) or isinstance(left, (Mapping, Enum)):
+            if not isinstance(right, (list, tuple, set, frozenset, str)) or isinstance(left, (Mapping, Enum)):
+                return UNKNOWN
+            if isinstance(right, str) and not isinstance(left, str):
                 return UNKNOWN
             found = left in right
             return found if op == "in" else not found
@@ -282,7 +365,7 @@ def _convert(text: str | None, kind: str, negative: bool):
         except ValueError:
             return UNKNOWN
         return _as_mapping(value)
-    return UNKNOWN
+    return UNKNOWN if text == "None" else Given()  # optional_type makes the word None None
 
 
 def _as_mapping(value):
@@ -305,6 +388,19 @@ def _command_line_values(facts, release, table) -> dict | None:
         negative = option != long and (option.startswith("--no-") or option.startswith("--disable-"))
         found[dest] = (_convert(text, kind, negative), origin)
     return found
+
+
+def _key_fact(mapping: Mapping, key: str):
+    """The fact of a key of a dict argument; a dotted key is a key of a config inside it
+    (``pass_config.enable_qk_norm_rope_fusion`` of ``compilation_config``)."""
+    inner = mapping.get(key)
+    if inner is not ABSENT or "." not in key:
+        return inner
+    head, rest = key.split(".", 1)
+    outer = mapping.get(head)
+    if isinstance(outer, Known) and isinstance(outer.value, Mapping):
+        return _key_fact(outer.value, rest)
+    return ABSENT if outer is ABSENT else UNKNOWN
 
 
 class Arguments:
@@ -364,7 +460,7 @@ class Arguments:
         """The argument (or the key of a dict argument, or its shortcut) is written."""
         if key is not None:
             fact = self.fact(name)
-            if isinstance(fact, Known) and isinstance(fact.value, Mapping) and key in fact.value.items:
+            if isinstance(fact, Known) and isinstance(fact.value, Mapping) and _key_fact(fact.value, key) is not ABSENT:
                 return True
             shortcut = self.data.get("shortcuts", {}).get(name, {}).get(key)
             return shortcut is not None and self.written(shortcut)
@@ -392,7 +488,7 @@ class Arguments:
         if fact is UNKNOWN or (isinstance(fact, Known) and not isinstance(fact.value, Mapping) and fact.value is not None):
             return UNKNOWN
         mapping = fact.value if isinstance(fact, Known) and isinstance(fact.value, Mapping) else None
-        inner = mapping.get(key) if mapping is not None else ABSENT
+        inner = _key_fact(mapping, key) if mapping is not None else ABSENT
         if inner is ABSENT and shortcut is not None:
             short = self.fact(shortcut)
             if short is UNKNOWN:
@@ -404,15 +500,21 @@ class Arguments:
             return entry["default"] if entry else UNKNOWN
         if not isinstance(inner, Known):
             return UNKNOWN
-        if self._outside_choices(name, key, inner.value):
-            return UNKNOWN  # the config's own validation rejects it first (VLM303 says so)
+        if self._invalid(name, key, inner.value):
+            return UNKNOWN  # the config's own validation rejects it first (VLM303, VLM304 say so)
         return inner.value
 
-    def _outside_choices(self, name, key, value) -> bool:
+    def _invalid(self, name, key, value) -> bool:
+        """The value fails its config field's own choices or bounds, which pydantic checks
+        before any validator of the config runs."""
         release = schema.schema_for(self.version)
         entry = release.keys.get(name) if release.exact and release.keys else None
-        accepted = entry.get("choices", {}).get(key) if entry else None
-        return bool(accepted) and schema.outside_choices(value, accepted)
+        if not entry:
+            return False
+        accepted = entry.get("choices", {}).get(key)
+        if accepted and schema.outside_choices(value, accepted):
+            return True
+        return schema.breaks_bounds(value, entry.get("bounds", {}).get(key))
 
     def _speculators(self) -> bool:
         return may_be_speculators_checkpoint(self.facts)
@@ -441,6 +543,9 @@ class Arguments:
             return None
         if isinstance(fact, Known) and fact.value is not None:
             return True
+        default = self.table.get(name, {}).get("default")
+        if fact is ABSENT and isinstance(default, dict) and "factory" in default:
+            return True  # a config object made by its factory when the argument is not given
         if name == "speculative_config" and self._speculators():
             return None  # a speculators checkpoint as the model brings its own
         shortcuts = self.data.get("shortcuts", {}).get(name, {})
@@ -491,7 +596,7 @@ def _render(check, evaluator) -> str:
     values = []
     for field in check["fields"]:
         value = evaluator.value(field["expr"]) if field["expr"] else UNKNOWN
-        if value is UNKNOWN or isinstance(value, (Mapping, Enum)):
+        if value is UNKNOWN or isinstance(value, (Mapping, Enum, Given)):
             values.append("{" + field["text"] + "}")
         else:
             values.append(repr(value) if field["repr"] else str(value))
@@ -501,19 +606,50 @@ def _render(check, evaluator) -> str:
         return check["message"]
 
 
-def _spell(arguments, name, key, evaluator) -> str:
+def _spell(arguments, name, key, evaluator, with_value: bool = True) -> str:
     """An argument as the front end writes it, with its value where that is short."""
     command_line = arguments.facts.source == "command-line"
     text = "--" + name.replace("_", "-") if command_line else name
-    text = f"{text}.{key}" if key and command_line else (f'{text}["{key}"]' if key else text)
+    if key and command_line:
+        text = f"{text}.{key}"
+    elif key:
+        text += "".join(f'["{part}"]' for part in key.split("."))
+    if not with_value:
+        return text
     value = evaluator.value({"arg": name, "key": key} if key else {"arg": name})
-    if value is UNKNOWN or isinstance(value, (Mapping, Enum, Factory)) or len(repr(value)) > 30:
+    if value is UNKNOWN or isinstance(value, (Mapping, Enum, Factory, Given)) or len(repr(value)) > 30:
         return text
     if command_line:
         if value is True and not key:
             return text
         return f"{text} {json.dumps(value) if key else value}"
     return f"{text}={value!r}"
+
+
+LONGEST = 193  # characters of a message, its code and a space before it making 200
+
+
+def _message(arguments, written, evaluator, release: str, item: dict, error: str) -> str:
+    """The arguments that fail, vLLM's reason and where vLLM checks it.  A long one drops the
+    function, then the values, then the reason (which the full output format still shows, and
+    which is never cut), never the names of the arguments."""
+    spelled = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator) for n, k in written))
+    names = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator, with_value=False) for n, k in written))
+    reason = error.splitlines()[0].strip() if error else ""
+    where = f"{item['file']}:{item['line']}"
+    head = f"rejected at start-up by vLLM {release}"
+    tries = [(spelled, f": {reason}", f"{item['function']}, {where}"), (spelled, f": {reason}", where), (names, f": {reason}", where)]
+    tries += [(spelled, "", f"{item['function']}, {where}"), (spelled, "", where)]
+    for settings, because, place in tries if reason else tries[3:]:
+        message = f"{settings}: {head}{because} ({place})"
+        if len(message) <= LONGEST:
+            return message
+    for message in (f"{names}: {head} ({where})", f"{names}: {head}"):
+        if len(message) <= LONGEST:
+            return message
+    first = _spell(arguments, *written[0], evaluator, with_value=False)
+    others = len(dict.fromkeys(written)) - 1
+    return f"{first} and {others} more argument{'s' if others > 1 else ''}: {head} ({where})"
 
 
 def check_for(code: str):
@@ -529,6 +665,8 @@ def check_for(code: str):
         for item in data["by_code"].get(code, ()):
             if item.get("llm_only") and not (facts.source == "python" and facts.kind == "LLM"):
                 continue
+            if item.get("serve_only") and not (facts.source == "command-line" and facts.kind == "serve"):
+                continue  # validate_parsed_serve_args: vllm serve's own checks
             read = item["reads"]
             written = [(n, k) for n, k in read if arguments.written(n, k)]
             if not written:
@@ -536,20 +674,15 @@ def check_for(code: str):
             built = [arguments.builds(name) for name, key in read if key is not None]
             if any(b is not True for b in built):
                 continue
-            evaluator = Evaluator(arguments.lookup, data["nodes"], arguments.env)
+            evaluator = Evaluator(arguments.lookup, data["nodes"], arguments.env, arguments.builds)
             if evaluator.value(item["when"]) is not True:
                 continue
             name, key = written[0]
             origin = arguments.origin(name)
             span = origin.span if origin is not None and origin.path is None else facts.location_of(name)
             error = _render(item, evaluator)
-            settings = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator) for n, k in written))
             release = data["release"].rsplit(".", 1)[0]
-            message = f"{settings}: rejected at start-up by vLLM {release} ({item['function']}, {item['file']}:{item['line']})"
-            if len(message) > 200:
-                message = f"{settings}: rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
-            if len(message) > 200:
-                message = f"these arguments are rejected at start-up by vLLM {release} ({item['file']}:{item['line']})"
+            message = _message(arguments, written, evaluator, release, item, error)
             finding = RULES_BY_CODE[code].finding(message, span, vllm_error=error)
             finding.settings = tuple(dict.fromkeys(f"{n}.{k}" if k else n for n, k in written))
             finding.reads = tuple(dict.fromkeys(n for n, _ in read))
