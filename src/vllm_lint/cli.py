@@ -347,6 +347,8 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
     out.write(f"ignore: {', '.join(settings.ignore) or '(none)'}\n")
     out.write(f"exclude: {', '.join(excludes)}\n")
     out.write(f"assume-pass-through: {settings.assume_pass_through}\n")
+    if settings.server_images:
+        out.write(f"server-images: {', '.join(settings.server_images)}\n")
     if settings.per_file_ignores:
         for pattern, codes in settings.per_file_ignores.items():
             out.write(f"per-file-ignores: {pattern} = {', '.join(codes)}\n")

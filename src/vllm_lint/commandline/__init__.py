@@ -99,6 +99,7 @@ class Context:
     # A Dockerfile stage's own ``RUN pip install vllm==X``: the vLLM its later commands run (over the image's).
     installed: object = None
     installed_at: str = ""  # where: "the RUN pip install at Dockerfile:7"
+    container: str | None = None  # the running container the commands run in (`docker exec NAME ...`)
     # Findings told in an RL framework's terms (vllm_lint.frameworks), and the packs that applied.
     framework_findings: list = field(default_factory=list)
     frameworks_applied: list = field(default_factory=list)
@@ -170,6 +171,20 @@ class Context:
         if not guarded:
             self._pip_install(words)
         found = find_launch(words, env, env_open, self.wrappers)
+        if isinstance(found, (Script, Launch)) and found.container is not None and self.container is None:
+            # `docker exec CONTAINER ...`: what the host installed does not run there.
+            saved = self.installed, self.installed_at, self.container
+            self.installed, self.installed_at, self.container = None, "", found.container
+            try:
+                self._launch_found(found, words, command_range)
+            finally:
+                self.installed, self.installed_at, self.container = saved
+        else:
+            self._launch_found(found, words, command_range)
+
+    def _launch_found(self, found, words: list[Word], command_range) -> None:
+        from vllm_lint.launch.launchers import Launch, Script
+
         if isinstance(found, Script):
             self.script_word(found.word, found.env, found.env_open)
         elif isinstance(found, Launch):
@@ -270,8 +285,8 @@ class Context:
             self.installed, self.installed_at = saved
 
     def _add_launch(self, launch, anchor, command_range=None) -> None:
+        from vllm_lint.images import extends_serve_options
         from vllm_lint.launch.flags import ParseFailure, interpret, word_origin
-        from vllm_lint.launch.launchers import is_vllm_build
 
         version = self.version_in(launch.image or self.image)
         try:
@@ -289,8 +304,11 @@ class Context:
         self.records[-1].version_from = self.version_from(launch.image or self.image)
         self.records[-1].version_origin = self.version_origin(launch.image or self.image)
         image = launch.image or self.image
-        if image is not None and not is_vllm_build(image):
+        if extends_serve_options(image):
             self.records[-1].facts.extended_parser = True
+        if self.container is not None and image is None and not self.explicit_version and self.installed is None:
+            # Run in a container (`docker exec`) whose image this file does not name.
+            self.records[-1].facts.release_unknown = True
 
     def _record(self, parsed, kind: str, anchor: Span, env: dict, env_open: bool, argv: list[Word], command_range=None) -> None:
         mask = parsed.mask_word
@@ -483,7 +501,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     result = FileResult(path, kind=kind)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
     # (an executable with a shell shebang and an appended zip is not the user's script).
-    analysed, framework_config, framework_launch = _prefilter(data, kind, path)
+    analysed, framework_config, framework_launch = _prefilter(data, kind, path, declared_images(version_for))
     if not analysed:
         return result
     result.error = not_analysable(path, data)
@@ -588,12 +606,18 @@ def _spans_in_bytes(findings: list[Finding], text: str) -> None:
         finding.span = Span(span.line, column(span.line, span.col), span.end_line, column(span.end_line, span.end_col))
 
 
-def needs_analysis(data: bytes, kind: str, path: str) -> bool:
-    """Whether ``lint_command_file`` reads the file at all (the byte prefilter)."""
-    return _prefilter(data, kind, path)[0]
+def needs_analysis(data: bytes, kind: str, path: str, server_images: tuple[str, ...] = ()) -> bool:
+    """Whether ``lint_command_file`` reads the file at all (the byte prefilter); ``server_images``:
+    the images the project declares as starting vLLM's server."""
+    return _prefilter(data, kind, path, server_images)[0]
 
 
-def _prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool, bool]:
+def declared_images(version_for) -> tuple[str, ...]:
+    """The ``server-images`` of the resolver whose ``for_path`` is ``version_for``."""
+    return getattr(getattr(version_for, "__self__", None), "server_images", ())
+
+
+def _prefilter(data: bytes, kind: str, path: str, server_images: tuple[str, ...] = ()) -> tuple[bool, bool, bool]:
     """(analysed at all, may hold a framework config, may launch a framework's entry point)."""
     framework_config, framework_launch = _framework_prefilter(data, kind, path)
     analysed = (
@@ -601,8 +625,16 @@ def _prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool, bool]:
         or framework_launch
         or (kind != "toml" and may_have_findings(data, kind))
         or (kind == "yaml" and _chart_image(data, path))
+        or (kind != "toml" and bool(server_images) and _declared_image_launch(data, server_images))
     )
     return analysed, framework_config, framework_launch
+
+
+def _declared_image_launch(data: bytes, server_images: tuple[str, ...]) -> bool:
+    """A file that names an image the project declares as vLLM's server may pass it engine flags."""
+    from vllm_lint.images import declared_names_in
+
+    return declared_names_in(data, server_images)
 
 
 def _framework_prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool]:

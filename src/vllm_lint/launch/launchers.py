@@ -10,7 +10,10 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
 * ``python -m project.module ...`` / ``python path/to/module.py ...`` where the
   module is the project's own wrapper of vLLM's OpenAI server (``wrappers``):
   found from the linted file's project, when the caller passes a ``WrapperFinder``
-* ``docker run [options] vllm/vllm-openai[:tag] FLAGS`` (the image's entrypoint is ``vllm serve``)
+* ``docker run [options] IMAGE FLAGS`` for an image whose entrypoint is ``vllm serve``
+  (``vllm/vllm-openai[:tag]``, a rebuild named after it, a declared ``server-images`` entry)
+* ``docker exec [options] CONTAINER COMMAND``: the command, in the container's environment
+  (unknown, but for ``-e``) and in an image the command does not name, so its release is unknown.
 * ``sh|bash -c SCRIPT``: the script is read as a shell script.
 * ``ray job submit [options] -- COMMAND``: the command runs as a Ray job, in the
   cluster's environment and the job's runtime environment, not the shell's: the
@@ -34,7 +37,7 @@ from dataclasses import dataclass
 from vllm_lint.facts import ABSENT, UNKNOWN
 from vllm_lint.launch.flags import API_SERVER, DYNAMO, SERVE, Dialect
 from vllm_lint.launch.words import Word
-from vllm_lint.images import VLLM_IMAGE, image_release, is_vllm_build, is_vllm_image  # noqa: F401 - the names front ends import from here
+from vllm_lint.images import VLLM_IMAGE, image_release, is_vllm_build, is_vllm_image, starts_vllm_server  # noqa: F401 - the names front ends import from here
 
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 _PIP = re.compile(r"^pip(?:\d+(?:\.\d+)?)?$")  # not an engine, but what it installs is the release later commands run
@@ -56,6 +59,7 @@ class Launch:
     env_open: bool
     image: str | None = None  # docker run's vLLM image, whose tag may name the release
     installs: str | None = None  # the vLLM requirement a Ray job's runtime environment installs
+    container: str | None = None  # `docker exec CONTAINER ...`: runs there, in an image the file does not name
 
 
 @dataclass
@@ -65,6 +69,7 @@ class Script:
     word: Word
     env: dict[str, object]
     env_open: bool
+    container: str | None = None  # `docker exec CONTAINER sh -c SCRIPT`: the script runs there
 
 
 _WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "builtin", "nice", "timeout", "stdbuf", "docker", "vllm", "sudo", "ray"})
@@ -178,6 +183,8 @@ def _find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrap
                 return None  # runner options we do not read
             continue
         if name == "docker":
+            if _docker_subcommand(words, index) == "exec":
+                return _docker_exec(words, index, env, env_open, wrappers, installs)
             return _docker(words, index)
         if name == "vllm":
             if index + 1 < count and words[index + 1].text == "serve":
@@ -388,6 +395,50 @@ _DOCKER_VALUE_OPTIONS = frozenset(
 )
 
 
+# docker exec options that take a value; the rest are flags.
+_DOCKER_EXEC_VALUE_OPTIONS = frozenset(["--detach-keys", "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir"])
+
+
+def _docker_subcommand(words: list[Word], index: int) -> str | None:
+    position = index + 1
+    if position < len(words) and words[position].text == "container":
+        position += 1
+    return words[position].text if position < len(words) else None
+
+
+def _docker_exec(words: list[Word], index: int, env, env_open, wrappers, installs: list[str]) -> Launch | Script | None:
+    """``docker exec [options] CONTAINER COMMAND...``: the command runs in a running container,
+    with that container's environment (unknown here) and ``-e`` variables, and the vLLM of an
+    image this command does not name."""
+    count = len(words)
+    position = index + 2 if words[index + 1].text == "exec" else index + 3
+    container_env: dict[str, object] = {}
+    container_open = True  # the container's own environment
+    while position < count:
+        word = words[position]
+        text = word.text
+        if word.open:
+            return None
+        if text is None or not text.startswith("-"):
+            break  # the container
+        name, eq, inline = text.partition("=")
+        if name in ("-e", "--env"):
+            value = inline if eq else (words[position + 1].text if position + 1 < count else None)
+            if value is not None and "=" in value:
+                key, val = value.split("=", 1)
+                container_env[key] = val
+            elif value is not None:
+                container_env[value] = env.get(value, UNKNOWN) if not env_open or value in env else UNKNOWN
+        position += 2 if name in _DOCKER_EXEC_VALUE_OPTIONS and not eq else 1
+    if position + 1 >= count or words[position].open:
+        return None
+    container = words[position].text or "the container"  # `"$CONTAINER"`: which one does not matter
+    found = _find_launch(words[position + 1 :], container_env, container_open, wrappers, installs)
+    if isinstance(found, (Launch, Script)):
+        found.container = container
+    return found
+
+
 def _docker(words: list[Word], index: int) -> Launch | None:
     count = len(words)
     position = index + 1
@@ -423,6 +474,6 @@ def _docker(words: list[Word], index: int) -> Launch | None:
             position += 2
         else:
             position += 1
-    if position >= count or not is_vllm_image(words[position].text):
+    if position >= count or not starts_vllm_server(words[position].text):
         return None
     return Launch(SERVE, words[position + 1 :], words[position : position + 1], env, env_open, words[position].text)
