@@ -369,7 +369,8 @@ def _show_launch_releases(path: str, resolver, out) -> None:
         return
     for line, version, where, unknown in launch_releases(path, kind, resolver.for_path):
         if unknown:
-            out.write(f"launch at line {line}: the release its image runs (the tag names none: only options no release has are reported)\n")
+            why = where or "the tag names none"
+            out.write(f"launch at line {line}: the release its image runs ({why}: only options no release has are reported)\n")
         else:
             out.write(f"launch at line {line}: {version.releases_text} (from {where})\n")
 

@@ -235,9 +235,19 @@ class Context:
                 self.framework_engines.append((built, lines))
 
     def script_word(self, word: Word, env: dict, env_open: bool) -> None:
-        """``sh -c SCRIPT``: read the script where its word is written."""
-        offs = word.offs if word.offs is not None and len(word.offs) == len(word.text) else None
-        self.shell_script(word.text, offs, word.start, env, env_open, multiline=word.multiline)
+        """``sh -c SCRIPT``: read the script where its word is written.  What the outer shell
+        expanded to a value unknown here (``sh -c "vllm serve m --port ${PORT}"``) is, in the
+        script, a variable of its own whose value is unknown (``shell.OUTER_VALUE``)."""
+        text, offs = word.text, word.offs
+        if text is None:
+            from vllm_lint.launch.shell import OUTER_VALUE
+
+            text, offs = word.extra["script"]
+            env = dict(env)
+            for name in re.findall(re.escape(OUTER_VALUE) + r"\w+", text):
+                env[name] = UNKNOWN
+        offs = offs if offs is not None and len(offs) == len(text) else None
+        self.shell_script(text, offs, word.start, env, env_open, multiline=word.multiline)
 
     def shell_script(self, text: str, offs, fallback: int, env: dict, env_open: bool, multiline: bool = True) -> None:
         from vllm_lint.launch import shell
@@ -259,7 +269,8 @@ class Context:
             if not editable:
                 for word in command.words:
                     word.extra["editable"] = False
-            self.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end), command.guarded)
+            words = [_outer_value_unknown(word) for word in command.words]
+            self.launch_words(words, command.env, command.env_open, None, (command.start, command.end), command.guarded)
 
         try:
             shell.analyse(text, on_command, mapper, state, multiline)
@@ -309,6 +320,7 @@ class Context:
         if self.container is not None and image is None and not self.explicit_version and self.installed is None:
             # Run in a container (`docker exec`) whose image this file does not name.
             self.records[-1].facts.release_unknown = True
+            self.records[-1].version_from = f"it runs in the container {self.container}, whose image is not named here"
 
     def _record(self, parsed, kind: str, anchor: Span, env: dict, env_open: bool, argv: list[Word], command_range=None) -> None:
         mask = parsed.mask_word
@@ -469,6 +481,15 @@ def image_version(image: str | None):
         return release
     tag = image.split("@", 1)[0].rpartition("/")[2].partition(":")[2]
     return NEWEST_VERSION if is_vllm_image(image) and tag in ("", "latest") else None
+
+
+def _outer_value_unknown(word: Word) -> Word:
+    """A word of a script template that holds an outer value's reference as text (inside the
+    script's single quotes: `sh -c "... --name '${NAME}'"`): its text is that unknown value."""
+    if word.text is None or "__vllm_lint_outer_" not in word.text:
+        return word
+    prefix = word.text.split("${__vllm_lint_outer_", 1)[0]
+    return Word(None, word.start, word.end, prefix=prefix, style=word.style, maybe=word.maybe, extra=dict(word.extra, editable=False))
 
 
 def shell_quoted(text: str) -> str:

@@ -14,7 +14,9 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
   (``vllm/vllm-openai[:tag]``, a rebuild named after it, a declared ``server-images`` entry)
 * ``docker exec [options] CONTAINER COMMAND``: the command, in the container's environment
   (unknown, but for ``-e``) and in an image the command does not name, so its release is unknown.
-* ``sh|bash -c SCRIPT``: the script is read as a shell script.
+* ``sh|bash -c SCRIPT``: the script is read as a shell script; what the calling shell expanded
+  in it to values unknown here (``sh -c "vllm serve m --port ${PORT}"``) stays an unknown value
+  of the script (``shell.OUTER_VALUE``).
 * ``ray job submit [options] -- COMMAND``: the command runs as a Ray job, in the
   cluster's environment and the job's runtime environment, not the shell's: the
   variables ``--runtime-env-json '{"env_vars": {...}}'`` sets are known, the rest
@@ -367,8 +369,10 @@ def _shell(words: list[Word], index: int, env, env_open) -> Script | None:
     command_mode = False
     while position < count:
         option = words[position].text
-        if option is None or words[position].open:
+        if words[position].open:
             return None
+        if option is None:
+            break  # the script, with values the outer shell expanded
         if option in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
             position += 2
             continue
@@ -384,9 +388,9 @@ def _shell(words: list[Word], index: int, env, env_open) -> Script | None:
     if not command_mode or position >= count:
         return None
     script = words[position]
-    if script.text is None or script.open:
+    if script.open or (script.text is None and "script" not in script.extra):
         return None
-    return Script(script, env, env_open)
+    return Script(script, env, env_open)  # with the outer shell's unknown values in place
 
 
 # docker run options that take a value (the rest are flags); enough to find the image.

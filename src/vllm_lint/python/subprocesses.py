@@ -225,7 +225,8 @@ class _Engines:
 
         found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
-            self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
+            if found.word.text is not None:  # a script with the outer shell's unknown values: not read here
+                self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
         elif isinstance(found, Launch):
             self.add(found, elements)
         else:
