@@ -295,6 +295,7 @@ class _Engines:
         facts.env = _clean(launch.env)
         facts.env_open = launch.env_open
         facts.assumed = tuple(_passed_through(word, after) for word, after in parsed.assumed)
+        facts.release_unknown = launch.container is not None  # `docker exec NAME ...`: that container's vLLM
         self.analysis.engines.append(facts)
 
     def load_config(self, word: Word, dialect) -> list[Word] | None:
