@@ -557,9 +557,12 @@ def test_option_table_agrees_with_the_rules_flags():
         ("vllm serve $(cat model.txt) --return-sampling-mask", True),
         ("PORT=$((30000 + RANK))\nvllm serve m --port ${PORT} --return-sampling-mask", True),
         ("vllm serve m --port $PORT_ARGS --return-sampling-mask", False),  # a name that says it is a list
-        ("vllm serve m --served-model-name $N --return-sampling-mask", False),
+        # An option that takes several values (nargs='+'): the variable is more of them.
+        ("vllm serve m --served-model-name $N --return-sampling-mask", True),
+        ('vllm serve m --served-model-name "$N" --return-sampling-mask', True),
+        ("vllm serve m --served-model-name policy ${ALIASES} --return-sampling-mask", True),
         ('vllm serve m --no-such-option "$X" --return-sampling-mask', False),
-        ('vllm serve m --served-model-name "$N" --return-sampling-mask', False),  # a list: not read
+        ('vllm serve m --served-model-name "${EXTRA[@]}" --return-sampling-mask', False),  # an array: any words
     ],
 )
 def test_quoted_variable_as_a_value(tmp_path, line, known):

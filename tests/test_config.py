@@ -367,3 +367,77 @@ def test_without_a_pin_the_newest_release_is_assumed_and_findings_say_so(project
     out = check("pkg", cwd=project)[1]
     assert "gpu_memory_utilisation is not an argument of LLM in any known vLLM release; did you mean" in out, out
     assert "no pin found" not in out, out
+
+
+# ------------------------------------------------------------ server images
+
+SERVING_RUNTIME = """\
+apiVersion: serving.kserve.io/v1alpha1
+kind: ServingRuntime
+metadata:
+  name: vllm-runtime
+spec:
+  containers:
+    - name: kserve-container
+      image: quay.io/example-platform/vllm:rhoai-2.22-cuda
+      args:
+        - --model=/mnt/models
+        - --port=8080
+        - --return-sampling-mask
+        - --gpu-memory-utilisation=0.9
+"""
+
+
+def test_declared_server_images_start_vllm_serve_with_their_args(project):
+    (project / "deploy").mkdir()
+    (project / "deploy" / "runtime.yaml").write_text(SERVING_RUNTIME)
+    (project / "deploy" / "serve.sh").write_text(
+        "docker run --gpus all registry.example.com/ml/llm-server:2025.06 Qwen/Qwen3-8B --return-sampling-mask\n"
+    )
+    (project / "deploy" / "Dockerfile").write_text(
+        'FROM registry.example.com/ml/llm-server:2025.06\nCMD ["Qwen/Qwen3-8B", "--return-sampling-mask"]\n'
+    )
+    # Undeclared, the images' entrypoints are unknown: nothing is read.
+    _, out, _ = check("deploy", "--target-version", "0.33", cwd=project)
+    assert "runtime.yaml" not in out and "serve.sh" not in out and "Dockerfile" not in out
+    write_config(project, '[tool.vllm-lint]\nserver-images = ["quay.io/example-platform/vllm", "registry.example.com/ml/*"]\n')
+    status, out, _ = check("deploy", "--target-version", "0.33", cwd=project)
+    assert status == 1
+    lines = sorted(line.split(" ", 2)[:2] for line in out.splitlines() if " VLM" in line)
+    assert lines == [
+        ["deploy/Dockerfile:2:23:", "VLM105"],
+        ["deploy/runtime.yaml:12:11:", "VLM105"],
+        ["deploy/runtime.yaml:13:11:", "VLM301"],
+        ["deploy/serve.sh:1:80:", "VLM105"],
+    ], out
+    # -j: the workers' prefilter reads the setting too.
+    _, parallel, _ = check("deploy", "--target-version", "0.33", "-j", "2", cwd=project)
+    assert codes(parallel) == codes(out)
+    _, shown, _ = check("deploy/runtime.yaml", "--show-settings", cwd=project)
+    assert "server-images: quay.io/example-platform/vllm, registry.example.com/ml/*" in shown
+
+
+def test_a_declared_image_with_a_tag_matches_that_tag_only(project):
+    (project / "runtime.yaml").write_text(SERVING_RUNTIME)
+    write_config(project, '[tool.vllm-lint]\nserver-images = ["quay.io/example-platform/vllm:rhoai-2.21-cuda"]\n')
+    _, out, _ = check("runtime.yaml", "--target-version", "0.33", cwd=project)
+    assert "VLM" not in out
+    write_config(project, '[tool.vllm-lint]\nserver-images = ["quay.io/example-platform/vllm:rhoai-2.22-*"]\n')
+    _, out, _ = check("runtime.yaml", "--target-version", "0.33", cwd=project)
+    assert codes(out) == ["VLM105", "VLM301"]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ('"quay.io/example/vllm"', "server-images must be a list of image names"),
+        ("[3]", "3 is not a string"),
+        ('["quay.io/example platform/vllm"]', "is not an image name"),
+        ('["quay.io/example/"]', "is not an image name"),
+        ('[""]', "is not an image name"),
+    ],
+)
+def test_server_images_must_be_image_names(project, value, message):
+    write_config(project, f"[tool.vllm-lint]\nserver-images = {value}\n")
+    status, _, err = check("pkg", cwd=project)
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1

@@ -347,6 +347,8 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
     out.write(f"ignore: {', '.join(settings.ignore) or '(none)'}\n")
     out.write(f"exclude: {', '.join(excludes)}\n")
     out.write(f"assume-pass-through: {settings.assume_pass_through}\n")
+    if settings.server_images:
+        out.write(f"server-images: {', '.join(settings.server_images)}\n")
     if settings.per_file_ignores:
         for pattern, codes in settings.per_file_ignores.items():
             out.write(f"per-file-ignores: {pattern} = {', '.join(codes)}\n")
@@ -367,7 +369,8 @@ def _show_launch_releases(path: str, resolver, out) -> None:
         return
     for line, version, where, unknown in launch_releases(path, kind, resolver.for_path):
         if unknown:
-            out.write(f"launch at line {line}: the release its image runs (the tag names none: only options no release has are reported)\n")
+            why = where or "the tag names none"
+            out.write(f"launch at line {line}: the release its image runs ({why}: only options no release has are reported)\n")
         else:
             out.write(f"launch at line {line}: {version.releases_text} (from {where})\n")
 

@@ -125,6 +125,8 @@ class Settings:
     assume_pass_through: str = "nothing"
     # Skip what git ignores when walking folders (``vllm_lint.gitignore``).
     respect_gitignore: bool = True
+    # Images whose entrypoint is vLLM's server, besides vLLM's own (``images.declared_server_image``).
+    server_images: tuple[str, ...] = ()
 
     def is_extra_argument(self, name: str | None) -> bool:
         return name is not None and argument_key(name) in self.extra_arguments
@@ -223,6 +225,7 @@ _KNOWN_SETTINGS = frozenset(
         "extra-arguments",  # arguments a vLLM fork or plugin adds: never reported by VLM301
         "assume-pass-through",  # "nothing" (default) or "anything": how "$@" and the like are read
         "respect-gitignore",  # true (default): folders are walked without what git ignores
+        "server-images",  # images whose entrypoint is vLLM's server: their containers' args are engine flags
     }
 )
 
@@ -270,6 +273,8 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
         if not isinstance(value, bool):
             raise ConfigError(f"{where} respect-gitignore must be true or false, not {_toml_type(value)}")
         settings.respect_gitignore = value
+    if "server-images" in section:
+        settings.server_images = server_images(section["server-images"], f"{where} server-images")
     per_file = section.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where} per-file-ignores must be a table of glob = [codes]")
@@ -277,6 +282,19 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
         label = f"{where} per-file-ignores {pattern!r}"
         settings.per_file_ignores[pattern] = selectors(_as_list(ignored, label), label)
     return settings
+
+
+def server_images(value: object, where: str) -> tuple[str, ...]:
+    """``server-images``: a list of image names or globs (``images.declared_server_image``)."""
+    from vllm_lint.images import image_pattern_error
+
+    if not isinstance(value, list):
+        raise ConfigError(f'{where} must be a list of image names, e.g. ["quay.io/example/vllm"], not {_toml_type(value)}')
+    for pattern in value:
+        problem = image_pattern_error(pattern)
+        if problem is not None:
+            raise ConfigError(f"{where}: {problem}")
+    return tuple(value)
 
 
 def plugin_settings(target_version: str | None, option: str) -> Settings:
@@ -296,16 +314,20 @@ def plugin_settings(target_version: str | None, option: str) -> Settings:
 class VersionResolver:
     """Finds each file's target version; caches per folder."""
 
-    def __init__(self, explicit: Version | None = None, explicit_source: str = "", pass_through: str = "nothing") -> None:
+    def __init__(
+        self, explicit: Version | None = None, explicit_source: str = "", pass_through: str = "nothing", server_images: tuple[str, ...] = ()
+    ) -> None:
         self.explicit = explicit
         self.explicit_source = explicit_source
         self.pass_through = pass_through
+        self.server_images = tuple(server_images)
         self._by_dir: dict[Path, tuple[Version, str] | None] = {}
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
         target = self._target(path)
         target.pass_through = self.pass_through
+        target.server_images = self.server_images
         return target
 
     def _target(self, path: str | None) -> Target:
@@ -383,19 +405,24 @@ class Target(tuple):
     """``(version, why)``; ``explicit`` when the user set it (``--target-version``,
     ``target-version``), which an image tag in a Dockerfile or manifest does not override;
     ``pass_through``: the project's ``assume-pass-through`` (``facts.reading`` applies it);
+    ``server_images``: the project's ``server-images`` (applied the same way);
     ``origin``: where the release is written, short (``requirements.txt:3``), for findings;
     "" when nothing names it (the newest release stands in)."""
 
     explicit: bool
     pass_through: str
+    server_images: tuple[str, ...]
     origin: str
 
-    def __new__(cls, version: Version, why: str, origin: str = "", explicit: bool = False, pass_through: str = "nothing") -> Target:
+    def __new__(
+        cls, version: Version, why: str, origin: str = "", explicit: bool = False, pass_through: str = "nothing", server_images: tuple[str, ...] = ()
+    ) -> Target:
         target = super().__new__(cls, (version, why))
         target.explicit = explicit
         target.pass_through = pass_through
+        target.server_images = server_images
         target.origin = origin
         return target
 
     def __reduce__(self):  # for the worker processes of -j N
-        return (Target, (self[0], self[1], self.origin, self.explicit, self.pass_through))
+        return (Target, (self[0], self[1], self.origin, self.explicit, self.pass_through, self.server_images))

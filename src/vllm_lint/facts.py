@@ -134,16 +134,24 @@ class Reading:
 
 
 class reading:
-    """``with reading(target):`` lints with the target's ``assume-pass-through`` setting."""
+    """``with reading(target):`` lints with the target's project settings that change how
+    files are read: ``assume-pass-through`` and ``server-images``."""
 
     def __init__(self, target: object) -> None:
         self.value = getattr(target, "pass_through", None) or "nothing"
+        self.images = tuple(getattr(target, "server_images", None) or ())
 
     def __enter__(self) -> None:
+        from vllm_lint.images import ServerImages
+
         self.saved, Reading.pass_through = Reading.pass_through, self.value
+        self.saved_images, ServerImages.declared = ServerImages.declared, self.images
 
     def __exit__(self, *exc: object) -> None:
+        from vllm_lint.images import ServerImages
+
         Reading.pass_through = self.saved
+        ServerImages.declared = self.saved_images
 
 
 @dataclass(frozen=True)

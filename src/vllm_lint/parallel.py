@@ -92,7 +92,7 @@ def _context():
     return multiprocessing.get_context()
 
 
-def _prefilter(path: str, kind: str, data: bytes) -> bool:
+def _prefilter(path: str, kind: str, data: bytes, server_images: tuple[str, ...] = ()) -> bool:
     """Whether the file is analysed at all: the test its front end starts with."""
     if kind == "python":
         from vllm_lint.python import needs_analysis
@@ -102,7 +102,7 @@ def _prefilter(path: str, kind: str, data: bytes) -> bool:
         return True  # the Python prefilter runs on the cells' joined text, once the JSON is read
     from vllm_lint.commandline import needs_analysis
 
-    return needs_analysis(data, kind, path)
+    return needs_analysis(data, kind, path, server_images)
 
 
 def lint_parallel(files: list[tuple[str, str]], resolver, jobs: int) -> list[FileResult]:
@@ -118,7 +118,7 @@ def lint_parallel(files: list[tuple[str, str]], resolver, jobs: int) -> list[Fil
             reason = getattr(error, "strerror", None) or str(error)
             results[index] = FileResult(path, error=FileError(path, f"cannot read: {reason}"))
             continue
-        if not _prefilter(path, kind, data):
+        if not _prefilter(path, kind, data, getattr(resolver, "server_images", ())):
             results[index] = FileResult(path, kind=kind)
             continue
         work.append((cost(kind, len(data)), len(pending)))

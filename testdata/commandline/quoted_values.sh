@@ -28,6 +28,8 @@ vllm serve $MODEL --port $PORT --return-sampling-mask  # expect: VLM105:32
 vllm serve ${MODEL} --host $(hostname -i) --port=${PORT} -tp ${TP} --return-sampling-mask  # expect: VLM105:68
 WORKER_PORT=$((PORT + 1))  # a number: one word, whatever the reading
 vllm serve "$MODEL" --port $WORKER_PORT --return-sampling-mask  # expect: VLM105:41
+# After an option that takes several values (nargs='+'), a quoted variable is one more value.
+vllm serve "$MODEL" --served-model-name a "$ALIAS" --return-sampling-mask  # expect: VLM105:52
 
 # Unknown: a quoted variable where a flag's name stands may be any flag
 # (`--logprobs-mode`, taking the next word), and an unquoted one any number of words.
@@ -35,8 +37,7 @@ vllm serve "$MODEL" --enforce-eager "$EXTRA_FLAG" --return-sampling-mask
 vllm serve "$MODEL" "$EXTRA_FLAG" --return-sampling-mask
 vllm serve "$MODEL" --enforce-eager $EXTRA_FLAGS --return-sampling-mask
 vllm serve "$MODEL" --port $PORT_ARGS --return-sampling-mask  # its name says it holds several words
-# An option that takes a list, or an optional value, does not end at the variable.
-vllm serve "$MODEL" --served-model-name a "$ALIAS" --return-sampling-mask
+# An option that takes an optional value may or may not take the variable.
 vllm serve "$MODEL" --hf-token "$HF_TOKEN" --return-sampling-mask
 # Dynamo's worker has options of its own: not read with vLLM's table.
 python -m dynamo.vllm --model "$MODEL" --endpoint "$ENDPOINT" --return-sampling-mask

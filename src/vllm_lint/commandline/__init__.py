@@ -99,6 +99,7 @@ class Context:
     # A Dockerfile stage's own ``RUN pip install vllm==X``: the vLLM its later commands run (over the image's).
     installed: object = None
     installed_at: str = ""  # where: "the RUN pip install at Dockerfile:7"
+    container: str | None = None  # the running container the commands run in (`docker exec NAME ...`)
     # Findings told in an RL framework's terms (vllm_lint.frameworks), and the packs that applied.
     framework_findings: list = field(default_factory=list)
     frameworks_applied: list = field(default_factory=list)
@@ -170,6 +171,20 @@ class Context:
         if not guarded:
             self._pip_install(words)
         found = find_launch(words, env, env_open, self.wrappers)
+        if isinstance(found, (Script, Launch)) and found.container is not None and self.container is None:
+            # `docker exec CONTAINER ...`: what the host installed does not run there.
+            saved = self.installed, self.installed_at, self.container
+            self.installed, self.installed_at, self.container = None, "", found.container
+            try:
+                self._launch_found(found, words, command_range)
+            finally:
+                self.installed, self.installed_at, self.container = saved
+        else:
+            self._launch_found(found, words, command_range)
+
+    def _launch_found(self, found, words: list[Word], command_range) -> None:
+        from vllm_lint.launch.launchers import Launch, Script
+
         if isinstance(found, Script):
             self.script_word(found.word, found.env, found.env_open)
         elif isinstance(found, Launch):
@@ -220,9 +235,19 @@ class Context:
                 self.framework_engines.append((built, lines))
 
     def script_word(self, word: Word, env: dict, env_open: bool) -> None:
-        """``sh -c SCRIPT``: read the script where its word is written."""
-        offs = word.offs if word.offs is not None and len(word.offs) == len(word.text) else None
-        self.shell_script(word.text, offs, word.start, env, env_open, multiline=word.multiline)
+        """``sh -c SCRIPT``: read the script where its word is written.  What the outer shell
+        expanded to a value unknown here (``sh -c "vllm serve m --port ${PORT}"``) is, in the
+        script, a variable of its own whose value is unknown (``shell.OUTER_VALUE``)."""
+        text, offs = word.text, word.offs
+        if text is None:
+            from vllm_lint.launch.shell import OUTER_VALUE
+
+            text, offs = word.extra["script"]
+            env = dict(env)
+            for name in re.findall(re.escape(OUTER_VALUE) + r"\w+", text):
+                env[name] = UNKNOWN
+        offs = offs if offs is not None and len(offs) == len(text) else None
+        self.shell_script(text, offs, word.start, env, env_open, multiline=word.multiline)
 
     def shell_script(self, text: str, offs, fallback: int, env: dict, env_open: bool, multiline: bool = True) -> None:
         from vllm_lint.launch import shell
@@ -244,7 +269,8 @@ class Context:
             if not editable:
                 for word in command.words:
                     word.extra["editable"] = False
-            self.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end), command.guarded)
+            words = [_outer_value_unknown(word) for word in command.words]
+            self.launch_words(words, command.env, command.env_open, None, (command.start, command.end), command.guarded)
 
         try:
             shell.analyse(text, on_command, mapper, state, multiline)
@@ -270,8 +296,8 @@ class Context:
             self.installed, self.installed_at = saved
 
     def _add_launch(self, launch, anchor, command_range=None) -> None:
+        from vllm_lint.images import extends_serve_options
         from vllm_lint.launch.flags import ParseFailure, interpret, word_origin
-        from vllm_lint.launch.launchers import is_vllm_build
 
         version = self.version_in(launch.image or self.image)
         try:
@@ -289,8 +315,12 @@ class Context:
         self.records[-1].version_from = self.version_from(launch.image or self.image)
         self.records[-1].version_origin = self.version_origin(launch.image or self.image)
         image = launch.image or self.image
-        if image is not None and not is_vllm_build(image):
+        if extends_serve_options(image):
             self.records[-1].facts.extended_parser = True
+        if self.container is not None and image is None and not self.explicit_version and self.installed is None:
+            # Run in a container (`docker exec`) whose image this file does not name.
+            self.records[-1].facts.release_unknown = True
+            self.records[-1].version_from = f"it runs in the container {self.container}, whose image is not named here"
 
     def _record(self, parsed, kind: str, anchor: Span, env: dict, env_open: bool, argv: list[Word], command_range=None) -> None:
         mask = parsed.mask_word
@@ -453,6 +483,15 @@ def image_version(image: str | None):
     return NEWEST_VERSION if is_vllm_image(image) and tag in ("", "latest") else None
 
 
+def _outer_value_unknown(word: Word) -> Word:
+    """A word of a script template that holds an outer value's reference as text (inside the
+    script's single quotes: `sh -c "... --name '${NAME}'"`): its text is that unknown value."""
+    if word.text is None or "__vllm_lint_outer_" not in word.text:
+        return word
+    prefix = word.text.split("${__vllm_lint_outer_", 1)[0]
+    return Word(None, word.start, word.end, prefix=prefix, style=word.style, maybe=word.maybe, extra=dict(word.extra, editable=False))
+
+
 def shell_quoted(text: str) -> str:
     """A word as one word of a command line (``vllm>=0.10,<0.11`` quoted)."""
     return f'"{text}"' if re.search(r"[\s<>|&;]", text) else text
@@ -483,7 +522,7 @@ def lint_command_file(path: str, data: bytes, kind: str, version_for):
     result = FileResult(path, kind=kind)
     # Files that cannot hold a finding are skipped before anything else, binary ones too
     # (an executable with a shell shebang and an appended zip is not the user's script).
-    analysed, framework_config, framework_launch = _prefilter(data, kind, path)
+    analysed, framework_config, framework_launch = _prefilter(data, kind, path, declared_images(version_for))
     if not analysed:
         return result
     result.error = not_analysable(path, data)
@@ -588,12 +627,18 @@ def _spans_in_bytes(findings: list[Finding], text: str) -> None:
         finding.span = Span(span.line, column(span.line, span.col), span.end_line, column(span.end_line, span.end_col))
 
 
-def needs_analysis(data: bytes, kind: str, path: str) -> bool:
-    """Whether ``lint_command_file`` reads the file at all (the byte prefilter)."""
-    return _prefilter(data, kind, path)[0]
+def needs_analysis(data: bytes, kind: str, path: str, server_images: tuple[str, ...] = ()) -> bool:
+    """Whether ``lint_command_file`` reads the file at all (the byte prefilter); ``server_images``:
+    the images the project declares as starting vLLM's server."""
+    return _prefilter(data, kind, path, server_images)[0]
 
 
-def _prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool, bool]:
+def declared_images(version_for) -> tuple[str, ...]:
+    """The ``server-images`` of the resolver whose ``for_path`` is ``version_for``."""
+    return getattr(getattr(version_for, "__self__", None), "server_images", ())
+
+
+def _prefilter(data: bytes, kind: str, path: str, server_images: tuple[str, ...] = ()) -> tuple[bool, bool, bool]:
     """(analysed at all, may hold a framework config, may launch a framework's entry point)."""
     framework_config, framework_launch = _framework_prefilter(data, kind, path)
     analysed = (
@@ -601,8 +646,16 @@ def _prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool, bool]:
         or framework_launch
         or (kind != "toml" and may_have_findings(data, kind))
         or (kind == "yaml" and _chart_image(data, path))
+        or (kind != "toml" and bool(server_images) and _declared_image_launch(data, server_images))
     )
     return analysed, framework_config, framework_launch
+
+
+def _declared_image_launch(data: bytes, server_images: tuple[str, ...]) -> bool:
+    """A file that names an image the project declares as vLLM's server may pass it engine flags."""
+    from vllm_lint.images import declared_names_in
+
+    return declared_names_in(data, server_images)
 
 
 def _framework_prefilter(data: bytes, kind: str, path: str) -> tuple[bool, bool]:

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from vllm_lint.dockerfiles import Instruction, argument_defaults, declared_arguments, exec_form, instructions, substituted
 from vllm_lint.facts import UNKNOWN
 from vllm_lint.launch import shell
-from vllm_lint.launch.launchers import is_vllm_build, is_vllm_image
+from vllm_lint.images import starts_vllm_server
+from vllm_lint.launch.launchers import is_vllm_build
 from vllm_lint.launch.words import JSON, NONE, Word, synthetic
 
 _ENV_PAIR = re.compile(r"^[ \t]*[A-Za-z_][A-Za-z0-9_.-]*=")
@@ -190,7 +191,7 @@ def _from(ctx, instruction: Instruction, stages: dict[str, Stage], global_args: 
         stage = Stage(name)
         if is_vllm_build(image):
             stage.image = image  # its tag may name the release
-        if is_vllm_image(image):
+        if starts_vllm_server(image):
             start = instruction.offs[position]
             anchor = Word(image, start, start + len(written), style=NONE)
             stage.entrypoint = Command("exec", [synthetic("vllm", anchor), synthetic("serve", anchor)])
@@ -199,6 +200,57 @@ def _from(ctx, instruction: Instruction, stages: dict[str, Stage], global_args: 
     if name:
         stages[name] = stage
     return stage
+
+
+@dataclass
+class BuiltServer:
+    """An image a Dockerfile builds whose entrypoint is still vLLM's server."""
+
+    base: str  # the vLLM server image it is built from (its tag may name the release)
+    at: str = ""  # where: the ``FROM`` line, ``engine/Dockerfile:2``
+    installed: object = None  # the vLLM a ``RUN pip install vllm==X`` of its stages installs
+    installed_at: str = ""
+
+
+def built_server_image(text: str, path: str, target: str | None = None) -> BuiltServer | None:
+    """The vLLM server image the Dockerfile builds ``FROM`` (its ``target`` stage, else the last),
+    when no ``ENTRYPOINT`` of the stages it is built on replaces the base image's ``vllm serve``;
+    None for any other image (a compose service's ``build:`` runs the image built here)."""
+    global_args: dict[str, str] = {}
+    stages: dict[str, BuiltServer | None] = {}
+    current: BuiltServer | None = None
+    name: str | None = None
+    started = False
+    for instruction in instructions(text):
+        keyword = instruction.keyword
+        if keyword == "FROM":
+            started = True
+            parts = [part for part in instruction.text.split() if not part.startswith("--")]
+            if not parts:
+                return None
+            image = _substituted(parts[0], global_args) if "$" in parts[0] else parts[0]
+            earlier = stages.get(image.lower())
+            if image.lower() in stages:
+                current = BuiltServer(earlier.base, earlier.at, earlier.installed, earlier.installed_at) if earlier else None
+            elif "$" not in image and starts_vllm_server(image):
+                current = BuiltServer(image, f"{path}:{text.count(chr(10), 0, instruction.start) + 1}")
+            else:
+                current = None
+            name = parts[2].lower() if len(parts) >= 3 and parts[1].lower() == "as" else None
+        elif keyword == "ARG" and not started:
+            global_args.update(argument_defaults(instruction.text))
+        elif keyword == "ENTRYPOINT":
+            current = None
+        elif keyword == "RUN" and current is not None:
+            installed = pip_installed_vllm(instruction.text)
+            if installed is not None:
+                line = text.count("\n", 0, instruction.start) + 1
+                current.installed, current.installed_at = installed, f"the RUN pip install at {path}:{line}"
+        if name is not None:
+            stages[name] = current
+    if target is not None:
+        return stages.get(target.lower())
+    return current
 
 
 def _env(instruction: Instruction, stage: Stage) -> None:

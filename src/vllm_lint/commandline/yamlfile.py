@@ -89,6 +89,7 @@ CONFIG_MARKERS = frozenset(
         "--enable-batch-sharded-sampling",
     }
 )
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _K8S_VAR = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 _COMPOSE_VAR = re.compile(r"\$\$|\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*")
 
@@ -354,7 +355,7 @@ class _Reader:
             if words is None:
                 return
             argv.extend(words)
-        elif image is not None and _vllm_image(rendered or image):
+        elif image is not None and _server_image(rendered or image):
             argv.extend(_entrypoint(image_node))
         else:
             return
@@ -435,13 +436,17 @@ class _Reader:
         entrypoint = _get(node, "entrypoint")
         command = _get(node, "command")
         argv: list[Word] = []
+        built = None
         if entrypoint is not None:
             words = self.words_of(entrypoint) if isinstance(entrypoint, yaml.SequenceNode) else self.string_words(entrypoint)
             if words is None:
                 return
             argv.extend(words)
-        elif image is not None and _vllm_image(image):
+        elif image is not None and _server_image(image):
             argv.extend(_entrypoint(_get(node, "image")))
+        elif command is not None and (built := self._built_server(_get(node, "build"))) is not None:
+            # Built here from vLLM's server image, whose `vllm serve` entrypoint it keeps.
+            argv.extend(_entrypoint(_get(node, "build")))
         elif command is None:
             return
         if command is not None:
@@ -450,7 +455,52 @@ class _Reader:
                 return
             argv.extend(words)
         argv = [_compose_word(word) for word in argv]
-        self._launch_in(image, argv, env, env_open, node)
+        if built is None:
+            self._launch_in(image, argv, env, env_open, node)
+            return
+        saved = self.ctx.installed, self.ctx.installed_at
+        if built.installed is not None and not getattr(self.ctx, "explicit_version", False):
+            self.ctx.installed, self.ctx.installed_at = built.installed, built.installed_at
+        self.ctx.image_tag_at = built.at  # the release is named in the Dockerfile
+        try:
+            self._launch_in(built.base, argv, env, env_open, node, _get(node, "build"))
+        finally:
+            self.ctx.installed, self.ctx.installed_at = saved
+
+    def _built_server(self, build):
+        """A compose service's ``build:`` (a context folder, or ``context``/``dockerfile``/
+        ``target``): the vLLM server image its Dockerfile builds from, when the build keeps
+        that image's entrypoint (``dockerfile.built_server_image``); None otherwise."""
+        import os
+
+        import yaml
+
+        if build is None or self.ctx.path in ("-", "stdin", "<stdin>"):
+            return None
+        if isinstance(build, yaml.ScalarNode):
+            context, dockerfile, target = _scalar(build), "Dockerfile", None
+        elif isinstance(build, yaml.MappingNode):
+            context = _scalar(_get(build, "context")) or "."
+            dockerfile = _scalar(_get(build, "dockerfile")) or "Dockerfile"
+            target = _scalar(_get(build, "target"))
+        else:
+            return None
+        parts = (context, dockerfile, target or "")
+        if context is None or any("$" in part or PLACEHOLDER in part or "://" in part for part in parts):
+            return None  # interpolated, or a remote context
+        folder = os.path.join(os.path.dirname(os.path.abspath(self.ctx.path)), context)
+        path = os.path.join(folder, dockerfile)
+        try:
+            if os.path.getsize(path) > 1_000_000:
+                return None
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+        from vllm_lint.commandline.dockerfile import built_server_image
+        from vllm_lint.config import display_path
+
+        return built_server_image(text, display_path(path), target)
 
     def _launch_in(self, image: str | None, argv: list[Word], env: dict[str, object], env_open: bool, node, image_node=None) -> None:
         """Launch a container's command; a tagged vLLM image names the release it runs."""
@@ -525,6 +575,14 @@ class _Reader:
                         env_open = True
                     else:
                         env[name] = value if value is not None and "$" not in value and PLACEHOLDER not in value else UNKNOWN
+            elif isinstance(block, yaml.SequenceNode) and all(isinstance(item, yaml.ScalarNode) for item in block.value):
+                # dstack's `env: [NAME=VALUE, NAME]`: a bare name takes its value from where the task is started.
+                for item in block.value:
+                    name, eq, value = (_scalar(item) or "").partition("=")
+                    if not _ENV_NAME.match(name):
+                        env_open = True
+                    else:
+                        env[name] = value if eq and "$" not in value and PLACEHOLDER not in value else UNKNOWN
             else:
                 env_open = True
         nodes = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
@@ -696,9 +754,19 @@ def _vllm_image(image: str) -> bool:
     return is_vllm_image(image)
 
 
+def _server_image(image: str) -> bool:
+    """The image's entrypoint is vLLM's server: vLLM's image (a templated tag too), a rebuild
+    named after it, or an image the project declares (``images.starts_vllm_server``)."""
+    from vllm_lint.images import starts_vllm_server
+
+    return _vllm_image(image) or (PLACEHOLDER not in image and starts_vllm_server(image))
+
+
 def _entrypoint(image_node) -> list[Word]:
-    """The vLLM image's ENTRYPOINT ["vllm", "serve"], located at the image."""
-    anchor = Word(image_node.value, image_node.start_mark.index, image_node.end_mark.index, style=NONE)
+    """The vLLM server image's ENTRYPOINT ["vllm", "serve"], located at the image (or at the
+    ``build:`` that builds it)."""
+    text = image_node.value if isinstance(image_node.value, str) else "build"
+    anchor = Word(text, image_node.start_mark.index, image_node.end_mark.index, style=NONE)
     return [synthetic("vllm", anchor), synthetic("serve", anchor)]
 
 

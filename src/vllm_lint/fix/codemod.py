@@ -75,7 +75,7 @@ class FixReplayConfig(CodemodCommand):
         if self.target_version:
             settings.target_version = self.target_version
             settings.target_version_source = "--target-version"
-        resolver = VersionResolver(settings.target_version, settings.target_version_source, settings.assume_pass_through)
+        resolver = VersionResolver(settings.target_version, settings.target_version_source, settings.assume_pass_through, settings.server_images)
         version, _ = resolver.for_path(filename)
         return settings, version
 

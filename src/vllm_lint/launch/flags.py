@@ -505,6 +505,18 @@ def _unknown_value_on_some_paths(word: Word) -> bool:
     return word.text is None and not word.open and word.maybe
 
 
+def _many_values_end(items: list, index: int) -> int:
+    """After an option that takes several values (``nargs='+'``, ``--middleware a $MORE``):
+    the index after its values.  An unquoted ``$VAR`` among them splits into more values,
+    not into options; an expansion that may hold options ends them."""
+    while index < len(items):
+        word = items[index][0]
+        if _option_like(word) or (word.open and not one_value(word) and not glued(word)) or word.maybe:
+            break
+        index += 1
+    return index
+
+
 def _flag_or_end(items: list, index: int) -> bool:
     """Where the unknown value is left out, the option does not take the next word instead (an
     option word there is an argparse error, not a value; an unknown value some paths leave out
@@ -611,6 +623,8 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
                 following = items[index][0]
                 if _unknown_single(following) or (_unknown_value_on_some_paths(following) and _flag_or_end(items, index + 1)):
                     index += 1  # `--port "$PORT"`: its value, whatever it holds; the rest stays certain
+            elif not eq and state.option_kind(name) == "many":
+                index = _many_values_end(items, index)
             continue
         flag, negative = entry
         maybe = word.maybe
@@ -664,6 +678,11 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
                 index += 1
                 group.append(element)
                 if glued(element):
+                    continue
+                if one_value(element):
+                    # An unquoted $VAR among an option's several values splits into more of
+                    # them (`--served-model-name ${name}`), not into options.
+                    elements.append(UNKNOWN)
                     continue
                 if element.open:
                     opened = element

@@ -10,8 +10,13 @@ Recognised, after wrappers (``env``, ``nohup``, ``exec``, ``time``, ``nice``,
 * ``python -m project.module ...`` / ``python path/to/module.py ...`` where the
   module is the project's own wrapper of vLLM's OpenAI server (``wrappers``):
   found from the linted file's project, when the caller passes a ``WrapperFinder``
-* ``docker run [options] vllm/vllm-openai[:tag] FLAGS`` (the image's entrypoint is ``vllm serve``)
-* ``sh|bash -c SCRIPT``: the script is read as a shell script.
+* ``docker run [options] IMAGE FLAGS`` for an image whose entrypoint is ``vllm serve``
+  (``vllm/vllm-openai[:tag]``, a rebuild named after it, a declared ``server-images`` entry)
+* ``docker exec [options] CONTAINER COMMAND``: the command, in the container's environment
+  (unknown, but for ``-e``) and in an image the command does not name, so its release is unknown.
+* ``sh|bash -c SCRIPT``: the script is read as a shell script; what the calling shell expanded
+  in it to values unknown here (``sh -c "vllm serve m --port ${PORT}"``) stays an unknown value
+  of the script (``shell.OUTER_VALUE``).
 * ``ray job submit [options] -- COMMAND``: the command runs as a Ray job, in the
   cluster's environment and the job's runtime environment, not the shell's: the
   variables ``--runtime-env-json '{"env_vars": {...}}'`` sets are known, the rest
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 from vllm_lint.facts import ABSENT, UNKNOWN
 from vllm_lint.launch.flags import API_SERVER, DYNAMO, SERVE, Dialect
 from vllm_lint.launch.words import Word
-from vllm_lint.images import VLLM_IMAGE, image_release, is_vllm_build, is_vllm_image  # noqa: F401 - the names front ends import from here
+from vllm_lint.images import VLLM_IMAGE, image_release, is_vllm_build, is_vllm_image, starts_vllm_server  # noqa: F401 - the names front ends import from here
 
 _PYTHON = re.compile(r"^python(?:\d+(?:\.\d+)?)?$")
 _PIP = re.compile(r"^pip(?:\d+(?:\.\d+)?)?$")  # not an engine, but what it installs is the release later commands run
@@ -56,6 +61,7 @@ class Launch:
     env_open: bool
     image: str | None = None  # docker run's vLLM image, whose tag may name the release
     installs: str | None = None  # the vLLM requirement a Ray job's runtime environment installs
+    container: str | None = None  # `docker exec CONTAINER ...`: runs there, in an image the file does not name
 
 
 @dataclass
@@ -65,6 +71,7 @@ class Script:
     word: Word
     env: dict[str, object]
     env_open: bool
+    container: str | None = None  # `docker exec CONTAINER sh -c SCRIPT`: the script runs there
 
 
 _WRAPPERS = frozenset({"env", "nohup", "exec", "command", "setsid", "time", "builtin", "nice", "timeout", "stdbuf", "docker", "vllm", "sudo", "ray"})
@@ -178,6 +185,8 @@ def _find_launch(words: list[Word], env: dict[str, object], env_open: bool, wrap
                 return None  # runner options we do not read
             continue
         if name == "docker":
+            if _docker_subcommand(words, index) == "exec":
+                return _docker_exec(words, index, env, env_open, wrappers, installs)
             return _docker(words, index)
         if name == "vllm":
             if index + 1 < count and words[index + 1].text == "serve":
@@ -360,8 +369,10 @@ def _shell(words: list[Word], index: int, env, env_open) -> Script | None:
     command_mode = False
     while position < count:
         option = words[position].text
-        if option is None or words[position].open:
+        if words[position].open:
             return None
+        if option is None:
+            break  # the script, with values the outer shell expanded
         if option in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
             position += 2
             continue
@@ -377,15 +388,59 @@ def _shell(words: list[Word], index: int, env, env_open) -> Script | None:
     if not command_mode or position >= count:
         return None
     script = words[position]
-    if script.text is None or script.open:
+    if script.open or (script.text is None and "script" not in script.extra):
         return None
-    return Script(script, env, env_open)
+    return Script(script, env, env_open)  # with the outer shell's unknown values in place
 
 
 # docker run options that take a value (the rest are flags); enough to find the image.
 _DOCKER_VALUE_OPTIONS = frozenset(
     ["-a", "--attach", "--add-host", "--annotation", "--blkio-weight", "--blkio-weight-device", "--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns", "--cidfile", "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "-c", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems", "--device", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops", "--device-write-bps", "--device-write-iops", "--dns", "--dns-option", "--dns-search", "--domainname", "--entrypoint", "-e", "--env", "--env-file", "--expose", "--gpus", "--group-add", "--health-cmd", "--health-interval", "--health-retries", "--health-start-interval", "--health-start-period", "--health-timeout", "-h", "--hostname", "--ip", "--ip6", "--ipc", "--isolation", "--kernel-memory", "-l", "--label", "--label-file", "--link", "--link-local-ip", "--log-driver", "--log-opt", "--mac-address", "-m", "--memory", "--memory-reservation", "--memory-swap", "--memory-swappiness", "--mount", "--name", "--network", "--net", "--network-alias", "--net-alias", "--oom-score-adj", "--pid", "--pids-limit", "--platform", "-p", "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs", "--ulimit", "-u", "--user", "--userns", "--uts", "-v", "--volume", "--volume-driver", "--volumes-from", "-w", "--workdir"]
 )
+
+
+# docker exec options that take a value; the rest are flags.
+_DOCKER_EXEC_VALUE_OPTIONS = frozenset(["--detach-keys", "-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir"])
+
+
+def _docker_subcommand(words: list[Word], index: int) -> str | None:
+    position = index + 1
+    if position < len(words) and words[position].text == "container":
+        position += 1
+    return words[position].text if position < len(words) else None
+
+
+def _docker_exec(words: list[Word], index: int, env, env_open, wrappers, installs: list[str]) -> Launch | Script | None:
+    """``docker exec [options] CONTAINER COMMAND...``: the command runs in a running container,
+    with that container's environment (unknown here) and ``-e`` variables, and the vLLM of an
+    image this command does not name."""
+    count = len(words)
+    position = index + 2 if words[index + 1].text == "exec" else index + 3
+    container_env: dict[str, object] = {}
+    container_open = True  # the container's own environment
+    while position < count:
+        word = words[position]
+        text = word.text
+        if word.open:
+            return None
+        if text is None or not text.startswith("-"):
+            break  # the container
+        name, eq, inline = text.partition("=")
+        if name in ("-e", "--env"):
+            value = inline if eq else (words[position + 1].text if position + 1 < count else None)
+            if value is not None and "=" in value:
+                key, val = value.split("=", 1)
+                container_env[key] = val
+            elif value is not None:
+                container_env[value] = env.get(value, UNKNOWN) if not env_open or value in env else UNKNOWN
+        position += 2 if name in _DOCKER_EXEC_VALUE_OPTIONS and not eq else 1
+    if position + 1 >= count or words[position].open:
+        return None
+    container = words[position].text or "the container"  # `"$CONTAINER"`: which one does not matter
+    found = _find_launch(words[position + 1 :], container_env, container_open, wrappers, installs)
+    if isinstance(found, (Launch, Script)):
+        found.container = container
+    return found
 
 
 def _docker(words: list[Word], index: int) -> Launch | None:
@@ -423,6 +478,6 @@ def _docker(words: list[Word], index: int) -> Launch | None:
             position += 2
         else:
             position += 1
-    if position >= count or not is_vllm_image(words[position].text):
+    if position >= count or not starts_vllm_server(words[position].text):
         return None
     return Launch(SERVE, words[position + 1 :], words[position : position + 1], env, env_open, words[position].text)

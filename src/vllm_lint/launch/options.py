@@ -47,9 +47,18 @@ def serve_options(version: Version) -> dict[str, str] | None:
 
 
 def takes_one_value(option: str, version: Version) -> bool:
-    """argparse takes exactly the next word as this option's value (or fails)."""
+    """argparse takes exactly the next word as this option's value (or fails); an abbreviation
+    of exactly one long option (``--tensor-parallel``) is that option."""
     table = serve_options(version)
-    return table is not None and table.get(option) == "one"
+    return table is not None and table.get(_spelled_out(option, table)) == "one"
+
+
+def _spelled_out(option: str, table: dict[str, str]) -> str:
+    """The long option a unique prefix stands for, as argparse reads it; else the option itself."""
+    if option in table or not option.startswith("--") or len(option) < 3:
+        return option
+    matches = [name for name in table if name.startswith(option)]
+    return matches[0] if len(matches) == 1 else option
 
 
 def is_serve_option(key: str, version: Version) -> bool | None:
@@ -69,6 +78,8 @@ def option_kind(option: str, version: Version) -> str | None:
     """The option's kind in the release; for a release the table lacks (before 0.28), its kind in
     the oldest release the table has it in (whether an option takes a value rarely changes)."""
     table = serve_options(version)
+    if table is not None:
+        option = _spelled_out(option, table)
     if table is not None and option in table:
         return table[option]
     data = _load()

@@ -88,6 +88,9 @@ class ArrayValue(tuple):
 
 # A variable whose value is unknown but one word without blanks (``$((30000 + rank))``).
 ONE_WORD = type("OneWord", (), {"__repr__": lambda self: "ONE_WORD"})()
+# The variables a script template (``Word.extra["script"]``) names for what the outer shell
+# expanded to values unknown here: unknown inside the script too.
+OUTER_VALUE = "__vllm_lint_outer_"
 # Names that say a variable holds several words: where a flag stands, any number of them.
 _LIST_NAME = re.compile(r"ARGS|FLAGS|OPTS|OPTIONS|PARAMS|EXTRA|CMD|CLI", re.IGNORECASE)
 
@@ -587,6 +590,10 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             word = Word(text, start, end, offs=None if unknown else offs, prefix="".join(chars) if unknown else "", style=SHELL, multiline=multiline)
             if unknown:
                 word.suffix = "".join(suffix)
+                if not words:
+                    template = _script_template(raw, state, mapper)
+                    if template is not None:
+                        word.extra["script"] = template
             if not in_place or -1 in offs:
                 word.extra["editable"] = False
             words.append(word)
@@ -677,6 +684,40 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
                 suffix.append(ch)
     emit()
     return words
+
+
+def _script_template(raw: RawWord, state: ShellState, mapper: Mapper) -> tuple[str, list[int]] | None:
+    """The word as a script another shell reads (``sh -c "vllm serve m --port ${PORT}"``): its
+    text with each expansion of unknown value as a reference to a variable of its own
+    (``OUTER_VALUE``), and where each character is written; None when an expansion splits."""
+    text: list[str] = []
+    offs: list[int] = []
+    for part in raw.parts:
+        if isinstance(part, Lit):
+            text.extend(part.text)
+            offs.extend(part.idx if mapper.base is None and mapper.shift == 0 else [mapper(index) for index in part.idx])
+            continue
+        if isinstance(part, Unknown) and part.empty:
+            continue
+        if isinstance(part, Var):
+            value = _var_value(part, state)
+            splits = not part.quoted and part.name not in ("#", "?", "$", "!", "-")
+        else:
+            value, splits = UNKNOWN, not part.quoted and part.split
+        if value is ONE_WORD:
+            splits = False
+        if splits or (isinstance(part, Unknown) and (part.many or part.arguments or part.array)) or (isinstance(part, Var) and part.name in ("@", "*")):
+            return None
+        if value is UNKNOWN or value is ONE_WORD:
+            # Named after the outer variable too: a name that says it holds several words still does.
+            named = part.name if isinstance(part, Var) and re.fullmatch(r"\w+", part.name) else ""
+            reference = "${%s%d_%s}" % (OUTER_VALUE, len(text), named)
+            text.extend(reference)
+            offs.extend([-1] * len(reference))
+        elif isinstance(value, str):
+            text.extend(value)
+            offs.extend([-1] * len(value))
+    return "".join(text), offs
 
 
 def _array_words(value: object, quoted: bool) -> list[Word] | None:

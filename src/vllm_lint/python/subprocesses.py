@@ -225,7 +225,8 @@ class _Engines:
 
         found = find_launch(words, env, env_open, self.wrappers)
         if isinstance(found, Script):
-            self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
+            if found.word.text is not None:  # a script with the outer shell's unknown values: not read here
+                self.script(found.word.text, found.word.extra.get("span", self.call_span), found.env, found.env_open)
         elif isinstance(found, Launch):
             self.add(found, elements)
         else:
@@ -294,6 +295,7 @@ class _Engines:
         facts.env = _clean(launch.env)
         facts.env_open = launch.env_open
         facts.assumed = tuple(_passed_through(word, after) for word, after in parsed.assumed)
+        facts.release_unknown = launch.container is not None  # `docker exec NAME ...`: that container's vLLM
         self.analysis.engines.append(facts)
 
     def load_config(self, word: Word, dialect) -> list[Word] | None:

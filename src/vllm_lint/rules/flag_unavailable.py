@@ -92,10 +92,12 @@ a word follows it, nothing is removed. Unsafe because whatever the author
 meant by it is dropped (pin the release that has it instead, if it is still
 needed).
 
-A server in a container whose image is not vLLM's own (`vllm/vllm-openai`, or
-a rebuild of it named `.../vllm-openai...`) may have plugins that add options
-(`vllm/vllm-omni` adds `--omni`): there, only options that some release had
-are reported, against the release the image names when it names one.
+A server in a container whose image names no vLLM release (a platform's
+build, `rocm/vllm-dev:...`, a rebuild tagged `latest`) runs whatever release
+its owner built: there, only options that no known release has are reported.
+In the image of a vLLM plugin that adds options of its own to `vllm serve`
+(`vllm/vllm-omni` adds `--omni`), only options that some release had are
+reported; declare another plugin's options with `extra-arguments`.
 
 ## Options
 `extra-arguments = ["my_plugin_arg", "--my-flag"]` in `[tool.vllm-lint]`

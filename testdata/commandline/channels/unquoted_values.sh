@@ -20,8 +20,11 @@ vllm serve $model_path --port=$port --return-sampling-mask --logprobs-mode=${LOG
 # Where a flag's name stands, an expansion may be any number of flags.
 vllm serve ${model_path} $SERVE_FLAGS --return-sampling-mask
 vllm serve ${model_path} --enforce-eager $(extra_flags) --return-sampling-mask
-# An option that takes a list does not end at the variable.
-vllm serve ${model_path} --served-model-name $NAMES --return-sampling-mask
+# An option that takes several values (nargs='+') takes the variable's words as more
+# values, not as flags.
+vllm serve ${model_path} --served-model-name $NAMES --return-sampling-mask  # expect: VLM105:53
+vllm serve ${model_path} --served-model-name ${model_name} policy --return-sampling-mask --logprobs-mode processed_logprobs
+vllm serve ${model_path} --api-key $API_KEYS --return-sampling-mask  # expect: VLM105:46
 
 # Look-alikes with the same shapes.
 python -m sglang.launch_server --model-path ${model_path} --port ${port} --return-sampling-mask
