@@ -830,11 +830,14 @@ def test_the_settings_a_start_up_check_read_are_listed_as_it_read_them(capsys):
 def test_a_framework_launch_lists_what_the_framework_passes_to_a_start_up_check(capsys):
     found = engines(capsys, str(ROOT / "testdata/frameworks/verl/run_startup_checks.sh:22"), "--target-version", "0.34")
     assert [engine["findings"] for engine in found] == [["VLM404"]]
+    # verl renders its arguments as `vllm serve` options: false is left out, so vLLM's default stands.
     sleep = found[0]["settings"]["enable_sleep_mode"]
-    assert (sleep["state"], sleep["value"], sleep["read_by"]) == ("known", False, ["VLM404"])
-    # A clean launch reads nothing extra: no start-up finding, no rows added for one.
+    assert (sleep["state"], sleep["value"], sleep["read_by"]) == ("default", False, ["VLM404"])
+    # A clean launch: no start-up finding, and the setting verl passes from its own key is its default, read by none.
     clean = engines(capsys, str(ROOT / "testdata/frameworks/verl/run_startup_checks.sh:9"), "--target-version", "0.34")
-    assert clean[0]["findings"] == [] and "enable_sleep_mode" not in clean[0]["settings"]
+    assert clean[0]["findings"] == []
+    sleep = clean[0]["settings"]["enable_sleep_mode"]
+    assert (sleep["state"], sleep["value"], "read_by" in sleep) == ("default", True, False)
 
 
 # ------------------------------------------------------------------ flags as argparse reads them
