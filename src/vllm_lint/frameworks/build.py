@@ -435,7 +435,9 @@ def _overridden_per_item(spec: dict, tree: ConfigTree) -> bool:
     items = spec.get("items")
     if not items:
         return False
-    if any(_written(tree, key) for key in items.get("unknown_if_written", ())):
+    from vllm_lint.frameworks.switches import item_sets_otherwise, written_otherwise
+
+    if any(written_otherwise(tree, condition) for condition in items.get("unknown_if_written", ())):
         return True
     entry = tree.get(items["list"])
     if entry is None:
@@ -445,12 +447,8 @@ def _overridden_per_item(spec: dict, tree: ConfigTree) -> bool:
     for item in entry.value:
         if not isinstance(item, dict):
             return True
-        for dotted in items.get("keys", ()):
-            value = item
-            for part in dotted.split("."):
-                value = value.get(part) if isinstance(value, dict) else None
-            if value is not None:
-                return True
+        if any(item_sets_otherwise(item, condition) for condition in items.get("keys", ())):
+            return True
     return False
 
 

@@ -22,6 +22,21 @@ def _by_release(value) -> bool:
     return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and k[:1].isdigit() for k in value)
 
 
+def _conditions_text(conditions) -> str:
+    """Tables whose being written makes a value unknown (``unless`` their keys say otherwise)."""
+    names, unless_texts = [], []
+    for condition in conditions:
+        if isinstance(condition, str):
+            names.append(f"`{condition}`")
+            continue
+        names.append(f"`{condition['key']}`")
+        unless = "; ".join(f"`{key}` is one of {', '.join(f'`{v}`' for v in values)}" for key, values in condition.get("unless", {}).items())
+        if unless and unless not in unless_texts:
+            unless_texts.append(unless)
+    tail = f" (unless its {' or '.join(unless_texts)})" if unless_texts else ""
+    return ", ".join(names) + tail
+
+
 def _key_qualifiers(entry: dict) -> str:
     """What the framework does with one key's value on its way to vLLM."""
     parts = []
@@ -153,7 +168,7 @@ def render(name: str) -> str:
         where = f" (read in each `{spec['items']}` table over `{spec.get('inherit') or '(root)'}`)" if spec.get("items") else ""
         requires = f", when `{spec['requires']}` is present" if spec.get("requires") else ""
         unknown = spec.get("item_unknown_if", []) + spec.get("unknown_if_written", [])
-        unknown_text = f"; unknown when {', '.join(f'`{k}`' for k in unknown)} is written" if unknown else ""
+        unknown_text = f"; unknown when {_conditions_text(unknown)} is written" if unknown else ""
         out.append(f"- the entry point sets `{spec['key']} = {_json(spec.get('value', True))}` itself when {conditions}{where}{requires}{unknown_text}")
     for name_, transform in pack.get("transforms", {}).items():
         out.append(f"- `{name_}`: {transform.replace('-', ' ')}")
@@ -200,7 +215,9 @@ def render(name: str) -> str:
             null += f" (`null` becomes `{rule['value']}` when `{rule['key']}` < {rule['below']})"
         items = entry.get("items")
         if items:
-            group += f"; unknown when a `{items['list']}` table sets {', '.join(f'`{k}`' for k in items.get('keys', []))}"
+            group += f"; unknown when a `{items['list']}` table sets {_conditions_text(items.get('keys', []))}"
+            if items.get("unknown_if_written"):
+                group += f", or when {_conditions_text(items['unknown_if_written'])} is written"
         out.append(f"- `{entry['key']}` -> `{entry['param']}`{null}{group}")
     out += ["", "## Defaults", ""]
     if not pack["defaults"]:
