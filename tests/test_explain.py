@@ -840,6 +840,15 @@ def test_a_framework_launch_lists_what_the_framework_passes_to_a_start_up_check(
     assert (sleep["state"], sleep["value"], "read_by" in sleep) == ("default", True, False)
 
 
+def test_a_framework_key_whose_value_vllm_never_receives_says_why(capsys):
+    found = engines(capsys, str(ROOT / "testdata/frameworks/verl/rollout_keys_clean.yaml"), "--target-version", "0.34")
+    settings = found[0]["settings"]
+    assert settings["load_format"]["reason"] == "actor_rollout_ref.rollout.load_format = dummy_dtensor: verl may replace it at run time"
+    assert settings["max_model_len"]["reason"] == "actor_rollout_ref.rollout.max_model_len is null: verl decides it at run time"
+    assert settings["tensor_parallel_size"]["reason"].endswith("verl rejects it (or fails on it) before vLLM starts")
+    assert settings["gpu_memory_utilization"]["value"] == 0.7  # engine_kwargs.vllm comes last and wins
+
+
 # ------------------------------------------------------------------ flags as argparse reads them
 
 

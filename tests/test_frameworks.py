@@ -267,6 +267,29 @@ def test_a_declared_pack_maps_its_own_keys_as_the_framework_converts_them(tmp_pa
     assert "[acme: rollout.precision = bf16]" in message
 
 
+@pytest.mark.parametrize(
+    "entry, problem",
+    [
+        ('values = "bfloat16"', "values is a table"),
+        ("above = true", "above is a number"),
+        ('framework-accepts = { gt = 1 }', "framework_accepts is a list of values or bounds"),
+        ('null = "vllm"', 'null is "run-time"'),
+        ('replaced = "dummy"', "replaced is a list of patterns"),
+    ],
+)
+def test_a_declared_key_entry_with_a_broken_setting_gives_one_diagnostic(tmp_path, entry, problem):
+    write(
+        tmp_path / "pyproject.toml",
+        f"""\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        engine = [{{ key = "rollout.precision", arg = "dtype", {entry} }}]
+        """,
+    )
+    result = lint(write(tmp_path / "rollout.yaml", "rollout:\n  precision: fp8\n"))
+    assert result.error is not None and problem in result.error.reason
+
+
 def test_a_declared_engine_entry_with_an_unknown_setting_gives_one_diagnostic(tmp_path):
     write(
         tmp_path / "pyproject.toml",

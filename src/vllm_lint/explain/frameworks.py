@@ -152,6 +152,9 @@ class _FrameworkReasons:
                 return "no key sets it and the framework has no default: it chooses at run time"
         else:
             decided = self.built.decided_by.get(("engine", name))
+            why = self.built.unknown_why.get(name)
+            if why:
+                return why
         if decided is not None:
             key, entry = decided
             if entry.value == "???":

@@ -29,6 +29,8 @@ class Built:
     # Engine arguments the framework passes from one of its own keys (``{"key", "arg"}``
     # entries): what vLLM gets from it (Known, ABSENT when nothing is passed, UNKNOWN).
     mapped: dict[str, object] = field(default_factory=dict)
+    # Why an argument a framework key maps is unknown (for ``explain``).
+    unknown_why: dict[str, str] = field(default_factory=dict)
 
 
 def _origin(entry: Entry) -> Origin | None:
@@ -150,6 +152,7 @@ def _set_from_key(pack: Pack, built: Built, tree: ConfigTree, spec: dict) -> Non
         engine.fields[arg] = UNKNOWN
         engine.written.pop(arg, None)
         built.mapped[arg] = UNKNOWN
+        built.unknown_why[arg] = f"{key} and the verbatim {arg} are the same keyword: {pack.name}'s own call fails first"
         return
     entry = tree.get(key)
     if entry is None and tree.has_below(key):
@@ -170,6 +173,7 @@ def _set_from_key(pack: Pack, built: Built, tree: ConfigTree, spec: dict) -> Non
         engine.fields[arg] = UNKNOWN  # passed or not as another key decides at run time
         engine.written.pop(arg, None)
         built.mapped[arg] = UNKNOWN
+        built.unknown_why[arg] = f"{pack.name} passes {key} only when {spec['when']['key']} says so, which is not known"
         return
     if entry.value is UNKNOWN or entry.value == MISSING:
         _set_engine(built, arg, key, entry)
@@ -182,6 +186,7 @@ def _set_from_key(pack: Pack, built: Built, tree: ConfigTree, spec: dict) -> Non
         if spec.get("null") == "run-time":
             engine.fields[arg] = UNKNOWN
             built.mapped[arg] = UNKNOWN
+            built.unknown_why[arg] = f"{key} is null: {pack.name} decides it at run time"
         else:
             built.mapped[arg] = ABSENT  # the framework leaves it to vLLM
         return
@@ -192,6 +197,10 @@ def _set_from_key(pack: Pack, built: Built, tree: ConfigTree, spec: dict) -> Non
         engine.fields[arg] = UNKNOWN
         engine.written.pop(arg, None)
         built.mapped[arg] = UNKNOWN
+        built.unknown_why[arg] = (
+            f"{key} = {value}: {pack.name} may replace it at run time" if replaced
+            else f"{key} = {value}: {pack.name} rejects it (or fails on it) before vLLM starts"
+        )
         return
     becomes = _converted(spec, value)
     if becomes is UNKNOWN:

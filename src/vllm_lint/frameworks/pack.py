@@ -141,6 +141,33 @@ _KEY_FIELDS = {"key", "arg", "reaches", "values", "otherwise", "above", "when", 
 PASSTHROUGH_TARGETS = ("engine-args", "serve-argv", "serve-namespace")
 
 
+def _key_entry_problem(entry: dict) -> str | None:
+    """What is wrong with a key entry's settings (a declared pack's), if anything."""
+    def number(value) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    if "values" in entry and not isinstance(entry["values"], dict):
+        return "values is a table of written value = value sent"
+    if "above" in entry and not number(entry["above"]):
+        return "above is a number"
+    if "when" in entry and "above" in entry["when"] and not number(entry["when"]["above"]):
+        return "when.above is a number"
+    accepts = entry.get("framework_accepts")
+    if accepts is not None and not (
+        isinstance(accepts, list) or (isinstance(accepts, dict) and accepts and set(accepts) <= {"ge", "le"} and all(map(number, accepts.values())))
+    ):
+        return "framework_accepts is a list of values or bounds { ge = n, le = n }"
+    if entry.get("null", "run-time") != "run-time":
+        return 'null is "run-time"'
+    if "replaced" in entry and not (isinstance(entry["replaced"], list) and all(isinstance(p, str) for p in entry["replaced"])):
+        return "replaced is a list of patterns"
+    if entry.get("repeated", "error") != "error":
+        return 'repeated is "error"'
+    if not isinstance(entry.get("unless_empty", False), bool):
+        return "unless_empty is true or false"
+    return None
+
+
 def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
     unknown = set(data) - _FIELDS
     if unknown:
@@ -156,6 +183,9 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
         when = entry.get("when")
         if when is not None and not (isinstance(when, dict) and "key" in when and ({"is", "above"} & set(when))):
             raise PackError(f"an engine entry's when needs key and is or above: {entry!r}")
+        problem = _key_entry_problem(entry)
+        if problem:
+            raise PackError(f"an engine entry's {problem}: {entry!r}")
     for entry in data.get("request", []):
         if not isinstance(entry, dict) or not {"key", "param"} <= set(entry):
             raise PackError(f"request entries need key and param: {entry!r}")

@@ -134,8 +134,10 @@ def check(facts, version):
     if facts.source == "framework":
         # A framework passes these verbatim: vLLM's engine arguments, or its server's, check their names.
         yield from _replay_flags(facts, version)
-        # And the arguments it passes from its own keys where the config writes them.
-        names = [*facts.verbatim, *(name for name in facts.from_keys if name not in facts.verbatim)]
+        # And the arguments it passes from its own keys where the config writes them (set on
+        # the server's parsed arguments, an unknown name is ignored: only the verbatim ones).
+        own = () if facts.verbatim_to == "serve-namespace" else facts.from_keys
+        names = [*facts.verbatim, *(name for name in own if name not in facts.verbatim)]
         if facts.verbatim_to == "engine-args":
             yield from _keywords(facts, release, release.keywords.get("EngineArgs"), "EngineArgs", names)
         else:
