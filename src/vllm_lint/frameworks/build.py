@@ -313,6 +313,8 @@ def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> Non
         built.engine.open = True
         return
     excluded = set(spec_except.get(prefix, ()))
+    # Names the framework types and validates itself before vLLM sees them (prime-rl's VllmConfig).
+    accepts = next((spec.get("framework_accepts", {}) for spec in pack.engine if spec.get("prefix") == prefix), {})
     for name, leaves in tree.children(prefix).items():
         if not name or name in excluded:
             continue
@@ -320,6 +322,12 @@ def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> Non
         if len(leaves) == 1 and leaves[0][0] == "":
             entry = leaves[0][1]
             if entry.value is None:
+                continue
+            if name in accepts and entry.value is not UNKNOWN and not _framework_accepts(accepts[name], entry.value):
+                built.engine.fields[name] = UNKNOWN
+                built.engine.written.pop(name, None)
+                built.engine.verbatim.add(name)
+                built.unknown_why[name] = f"{key} = {entry.value}: {pack.name} rejects it before vLLM starts"
                 continue
             if drops_false and entry.value is False:
                 built.engine.fields.pop(name, None)

@@ -37,6 +37,13 @@ def _conditions_text(conditions) -> str:
     return ", ".join(names) + tail
 
 
+def _accepted_text(rule) -> str:
+    """The values a framework lets through: a list, or bounds (``{"ge": 1}``)."""
+    if isinstance(rule, list):
+        return "one of " + ", ".join(f"`{_json(v)}`" for v in rule)
+    return " and ".join(f"{'>=' if op == 'ge' else '<='} {limit}" for op, limit in rule.items())
+
+
 def _key_qualifiers(entry: dict) -> str:
     """What the framework does with one key's value on its way to vLLM."""
     parts = []
@@ -53,8 +60,7 @@ def _key_qualifiers(entry: dict) -> str:
         parts.append(f"only when `{when['key']}` {test}")
     accepts = entry.get("framework_accepts")
     if isinstance(accepts, dict):
-        bounds = " and ".join(f"{'>=' if op == 'ge' else '<='} {limit}" for op, limit in accepts.items())
-        parts.append(f"the framework sizes its own workers with it first: only a number {bounds} reaches vLLM")
+        parts.append(f"the framework sizes its own workers with it first: only a number {_accepted_text(accepts)} reaches vLLM")
     elif accepts is not None:
         parts.append("the framework itself rejects values other than " + ", ".join(f"`{_json(v)}`" for v in accepts))
     if entry.get("null") == "run-time":
@@ -149,6 +155,10 @@ def render(name: str) -> str:
                 "serve-argv": "the `vllm serve` option of the same name (rendered as `--key value`, a true boolean as the bare flag and a false one left out: its parser rejects an unknown one)",
                 "serve-namespace": "the `vllm serve` argument of the same name (set on the parsed arguments: an unknown one is ignored)",
             }[entry.get("reaches", "engine-args")]
+            accepts = entry.get("framework_accepts", {})
+            if accepts:
+                typed = ", ".join(f"`{name}` ({_accepted_text(rule)})" for name, rule in accepts.items())
+                extra += f"; the framework validates {typed} itself first: a value it rejects never reaches vLLM (unknown)"
             out.append(f"- every key under `{entry['prefix']}` -> {reaches}{extra}")
         else:
             out.append(f"- `{entry['key']}` -> `{entry['arg']}`{_key_qualifiers(entry)}")

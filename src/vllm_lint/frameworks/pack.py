@@ -15,7 +15,9 @@ A pack says how a framework maps its configuration to vLLM:
   left to vLLM), ``replaced`` (patterns of values the framework may replace at
   run time), ``unless_empty`` (passed only when the value is truthy, over an
   earlier entry) and ``"repeated": "error"`` (the framework's own call fails
-  when a prefix also gives the argument).  What vLLM would not receive is
+  when a prefix also gives the argument).  A prefix's ``framework_accepts``
+  (``{"dtype": [...], "data_parallel_size": {"ge": 1}}``) names the keys the
+  framework validates itself before vLLM sees them.  What vLLM would not receive is
   unknown.
   A prefix's ``reaches`` says what vLLM checks its names against:
   ``"engine-args"`` (the default: ``LLM``/``EngineArgs`` keywords),
@@ -134,7 +136,7 @@ _LAUNCHER_FIELDS = _LAUNCHER_LISTS | {"mounts", "style", "config_option"}
 
 
 # The settings of an engine entry (see ``engine`` above).
-_PREFIX_FIELDS = {"prefix", "reaches", "except"}
+_PREFIX_FIELDS = {"prefix", "reaches", "except", "framework_accepts"}
 _KEY_FIELDS = {"key", "arg", "reaches", "values", "otherwise", "above", "when", "framework_accepts", "null", "replaced", "unless_empty", "repeated"}
 
 # What a prefix's keys are checked against by vLLM (see ``engine`` above).
@@ -180,6 +182,11 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
         unknown_fields = set(entry) - (_PREFIX_FIELDS if "prefix" in entry else _KEY_FIELDS)
         if unknown_fields:
             raise PackError(f"unknown engine entry setting(s) {', '.join(sorted(unknown_fields))}: {entry!r}")
+        if "prefix" in entry:
+            accepts = entry.get("framework_accepts", {})
+            if not isinstance(accepts, dict) or any(_key_entry_problem({"framework_accepts": v}) for v in accepts.values()):
+                raise PackError(f"a prefix's framework_accepts is a table of name = values or bounds: {entry!r}")
+            continue
         when = entry.get("when")
         if when is not None and not (isinstance(when, dict) and "key" in when and ({"is", "above"} & set(when))):
             raise PackError(f"an engine entry's when needs key and is or above: {entry!r}")

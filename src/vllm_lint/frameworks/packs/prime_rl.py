@@ -87,8 +87,14 @@ PACK = {
     ],
     "engine": [
         {"key": "inference.enable_return_sampling_mask", "arg": "return_sampling_mask"},
-        # InferenceConfig.to_namespace sets each key on the server's parsed arguments.
-        {"prefix": "inference.vllm", "reaches": "serve-namespace"},
+        # InferenceConfig.to_namespace sets each key on the server's parsed arguments; VllmConfig
+        # (configs/inference.py) types some of them first, and rejects what these do not admit
+        # (the GPU layout divides by tensor_parallel_size: configs/rl.py, inference.py).
+        {"prefix": "inference.vllm", "reaches": "serve-namespace", "framework_accepts": {
+            "dtype": ["auto", "float16", "bfloat16", "float32"], "tensor_parallel_size": {"ge": 1}, "data_parallel_size": {"ge": 1},
+            "data_parallel_size_local": {"ge": 1}, "data_parallel_rpc_port": {"ge": 1, "le": 65535},
+            "api_server_count": {"ge": 0},
+        }},
     ],
     "engine_unknown": ["model", "hf_overrides"],
     "sets": [

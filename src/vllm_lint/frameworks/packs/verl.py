@@ -83,6 +83,11 @@ PACK = {
         # The workers' device mesh is sized with it first (a size below 1 fails there).
         {"key": "actor_rollout_ref.rollout.tensor_model_parallel_size", "arg": "tensor_parallel_size", "reaches": "serve-argv",
          "framework_accepts": {"ge": 1}},
+        # Expert parallelism (expert_parallel_size > 1, which RolloutConfig requires to be TP x DP):
+        # the flag, and the rollout's data-parallel size with it.
+        {"key": "actor_rollout_ref.rollout.expert_parallel_size", "arg": "enable_expert_parallel", "above": 1, "reaches": "serve-argv"},
+        {"key": "actor_rollout_ref.rollout.data_parallel_size", "arg": "data_parallel_size", "reaches": "serve-argv",
+         "when": {"key": "actor_rollout_ref.rollout.expert_parallel_size", "above": 1}, "framework_accepts": {"ge": 1}},
         # null: the model's max_position_embeddings (the server's __init__).
         {"key": "actor_rollout_ref.rollout.max_model_len", "arg": "max_model_len", "reaches": "serve-argv", "null": "run-time"},
         # "dummy" becomes "auto" outside the hybrid rollout mode, which is chosen at run time.
@@ -104,7 +109,7 @@ PACK = {
             "cuda_graph_sizes",
         )),
         {"arg": "distributed_executor_backend", "value": "mp"},
-        # Expert parallelism (rollout.expert_parallel_size > 1), multi-node launches, LoRA, MTP.
+        # Expert parallelism (above), multi-node launches, LoRA, MTP.
         *({"arg": name} for name in (
             "enable_expert_parallel", "data_parallel_size", "data_parallel_size_local", "data_parallel_start_rank",
             "data_parallel_address", "data_parallel_rpc_port", "nnodes", "node_rank", "master_addr", "master_port",
@@ -126,6 +131,7 @@ PACK = {
         "actor_rollout_ref.rollout.temperature": 1.0,
         "actor_rollout_ref.rollout.top_p": 1,
         "actor_rollout_ref.rollout.enforce_eager": False,
+        "actor_rollout_ref.rollout.expert_parallel_size": 1,
         # Put into the server's arguments only when set (vllm_async_server.py).
         "actor_rollout_ref.rollout.cudagraph_capture_sizes": None,
         # RolloutConfig's own defaults (verl/workers/config/rollout.py, rollout/rollout.yaml).
