@@ -1109,3 +1109,31 @@ def test_every_builtin_pack_records_what_its_framework_passes():
     from vllm_lint.frameworks.packs import BUILTIN, load_pack
 
     assert all(load_pack(name).passes is not None for name in BUILTIN)
+
+
+def test_explain_names_why_a_default_is_unknown(tmp_path, capsys):
+    (tmp_path / ".git").mkdir()
+    config = write(tmp_path / "replay.yaml", VERL_REPLAY)
+    main(["explain", str(config)])
+    out = capsys.readouterr().out
+    assert "default for actor_rollout_ref.rollout.logprobs_mode changed across releases" in out
+    assert "the project pins none of them" in out
+
+
+def test_explain_says_an_unreadable_base_config_may_set_a_default(tmp_path, capsys):
+    config = write(
+        tmp_path / "replay.yaml",
+        """\
+        defaults:
+          - rollout: my_rollout
+          - _self_
+        actor_rollout_ref:
+          rollout:
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        """,
+    )
+    main(["explain", str(config)])
+    out = capsys.readouterr().out
+    assert "a base config that could not be read may set" in out
