@@ -614,6 +614,8 @@ FRAMEWORK_LAUNCHES = (
     (re.compile(r"examples/(nemo_gym/)?run_(grpo|distillation|ppo)\w*\.py\b"),
      "++policy.generation.vllm_kwargs.return_sampling_mask=true", "nemo-rl"),
 )
+# The entry point is inside a variable's value, not a command that runs it.
+ASSIGNED_WORD = re.compile(r"^\s*(?:(?:export|local|readonly|declare)\s+)?[A-Za-z_]\w*=\S*$")
 OTHER_BACKEND = re.compile(r"\b(rollout\.name|inference_engine\.backend|generation\.backend)=['\"]?(sglang|hf|megatron|trtllm)\b")
 
 
@@ -628,6 +630,8 @@ def framework_launch_sites(repo, root: Path, relative: str, text: str, bodies) -
             line_start = text.rfind("\n", 0, match.start()) + 1
             if text[line_start: match.start()].lstrip().startswith("#"):
                 continue
+            if ASSIGNED_WORD.match(text[line_start: match.start()]):
+                continue  # ENTRYPOINT="${ENTRYPOINT:-examples/run_grpo.py}": a value, run elsewhere
             end = shell_command_end(text, match.start(), len(text), folded=False)
             if end is None or OTHER_BACKEND.search(text[match.start(): end]):
                 continue

@@ -830,11 +830,23 @@ def test_the_settings_a_start_up_check_read_are_listed_as_it_read_them(capsys):
 def test_a_framework_launch_lists_what_the_framework_passes_to_a_start_up_check(capsys):
     found = engines(capsys, str(ROOT / "testdata/frameworks/verl/run_startup_checks.sh:22"), "--target-version", "0.34")
     assert [engine["findings"] for engine in found] == [["VLM404"]]
+    # verl renders its arguments as `vllm serve` options: false is left out, so vLLM's default stands.
     sleep = found[0]["settings"]["enable_sleep_mode"]
-    assert (sleep["state"], sleep["value"], sleep["read_by"]) == ("known", False, ["VLM404"])
-    # A clean launch reads nothing extra: no start-up finding, no rows added for one.
+    assert (sleep["state"], sleep["value"], sleep["read_by"]) == ("default", False, ["VLM404"])
+    # A clean launch: no start-up finding, and the setting verl passes from its own key is its default, read by none.
     clean = engines(capsys, str(ROOT / "testdata/frameworks/verl/run_startup_checks.sh:9"), "--target-version", "0.34")
-    assert clean[0]["findings"] == [] and "enable_sleep_mode" not in clean[0]["settings"]
+    assert clean[0]["findings"] == []
+    sleep = clean[0]["settings"]["enable_sleep_mode"]
+    assert (sleep["state"], sleep["value"], "read_by" in sleep) == ("default", True, False)
+
+
+def test_a_framework_key_whose_value_vllm_never_receives_says_why(capsys):
+    found = engines(capsys, str(ROOT / "testdata/frameworks/verl/rollout_keys_clean.yaml"), "--target-version", "0.34")
+    settings = found[0]["settings"]
+    assert settings["load_format"]["reason"] == "actor_rollout_ref.rollout.load_format = dummy_dtensor: verl may replace it at run time"
+    assert settings["max_model_len"]["reason"] == "actor_rollout_ref.rollout.max_model_len is null: verl decides it at run time"
+    assert settings["tensor_parallel_size"]["reason"].endswith("verl rejects it (or fails on it) before vLLM starts")
+    assert settings["gpu_memory_utilization"]["value"] == 0.7  # engine_kwargs.vllm comes last and wins
 
 
 # ------------------------------------------------------------------ flags as argparse reads them

@@ -241,6 +241,100 @@ def test_a_declared_prefix_is_checked_against_what_it_reaches(tmp_path, reaches,
     assert codes(lint(config)) == found
 
 
+def test_a_declared_pack_maps_its_own_keys_as_the_framework_converts_them(tmp_path):
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.vllm-lint]
+        target-version = "0.34"
+
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        detect = ["rollout"]
+        engine = [
+            { key = "rollout.precision", arg = "dtype", values = { fp8 = "bfloat16" } },
+            { key = "rollout.memory", arg = "gpu_memory_utilization" },
+            { key = "rollout.tp", arg = "tensor_parallel_size", framework-accepts = { ge = 1 } },
+            { key = "rollout.kv", arg = "kv_cache_dtype", when = { key = "rollout.precision", is = "fp8" } },
+        ]
+        """,
+    )
+    bad = write(tmp_path / "bad.yaml", "rollout:\n  precision: bf16\n  memory: 1.5\n  tp: 0\n  kv: fp9\n")
+    assert codes(lint(bad)) == [(2, "VLM303"), (3, "VLM304")]  # tp 0 fails in the framework; kv not passed
+    converted = write(tmp_path / "fp8.yaml", "rollout:\n  precision: fp8\n  memory: 0.5\n  kv: fp9\n")
+    assert codes(lint(converted)) == [(4, "VLM303")]  # fp8 is sent as bfloat16; with it, kv is passed
+    message = next(f.message for f in lint(bad).findings if f.code == "VLM303")
+    assert "[acme: rollout.precision = bf16]" in message
+
+
+@pytest.mark.parametrize(
+    "entry, problem",
+    [
+        ('values = "bfloat16"', "values is a table"),
+        ("above = true", "above is a number"),
+        ('framework-accepts = { gt = 1 }', "framework_accepts is a list of values or bounds"),
+        ('null = "vllm"', 'null is "run-time"'),
+        ('replaced = "dummy"', "replaced is a list of patterns"),
+    ],
+)
+def test_a_declared_key_entry_with_a_broken_setting_gives_one_diagnostic(tmp_path, entry, problem):
+    write(
+        tmp_path / "pyproject.toml",
+        f"""\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        engine = [{{ key = "rollout.precision", arg = "dtype", {entry} }}]
+        """,
+    )
+    result = lint(write(tmp_path / "rollout.yaml", "rollout:\n  precision: fp8\n"))
+    assert result.error is not None and problem in result.error.reason
+
+
+def test_a_declared_engine_entry_with_an_unknown_setting_gives_one_diagnostic(tmp_path):
+    write(
+        tmp_path / "pyproject.toml",
+        """\
+        [tool.vllm-lint.frameworks.acme]
+        globs = ["*.yaml"]
+        engine = [{ key = "rollout.memory", arg = "gpu_memory_utilization", convert = "x" }]
+        """,
+    )
+    result = lint(write(tmp_path / "rollout.yaml", "rollout:\n  memory: 0.5\n"))
+    assert result.error is not None and "unknown engine entry setting(s) convert" in result.error.reason
+
+
+def test_a_converted_value_names_what_the_framework_sends(tmp_path):
+    config = write(
+        tmp_path / "grpo.yaml",
+        """\
+        # target-version: 0.34
+        policy:
+          generation:
+            backend: vllm
+            vllm_cfg:
+              precision: fp8
+              gpu_memory_utilization: 1.5
+            vllm_kwargs: {}
+        """,
+    )
+    found = lint(config).findings
+    assert [(f.span.line, f.code) for f in found] == [(7, "VLM304")]
+    built = [engine for _, engine, _, _ in _config_engines(config)][0]
+    assert built.engine.fields["dtype"].value == "bfloat16"
+    key, entry = built.decided_by[("engine", "dtype")]
+    assert (key, entry.value, entry.becomes) == ("policy.generation.vllm_cfg.precision", "fp8", "bfloat16")
+
+
+def _config_engines(path):
+    from vllm_lint.frameworks.engine import config_engines
+    from vllm_lint.frameworks.packs import load_pack
+    from vllm_lint.launch.words import Source
+    from vllm_lint.versions import Version
+
+    text = path.read_text(encoding="utf-8")
+    return config_engines(Source(str(path), text), str(path), "yaml", Version.parse("0.34"), [load_pack("nemo-rl")])
+
+
 def test_a_declared_prefix_that_reaches_nothing_known_gives_one_diagnostic(tmp_path):
     write(
         tmp_path / "pyproject.toml",
@@ -1015,3 +1109,31 @@ def test_every_builtin_pack_records_what_its_framework_passes():
     from vllm_lint.frameworks.packs import BUILTIN, load_pack
 
     assert all(load_pack(name).passes is not None for name in BUILTIN)
+
+
+def test_explain_names_why_a_default_is_unknown(tmp_path, capsys):
+    (tmp_path / ".git").mkdir()
+    config = write(tmp_path / "replay.yaml", VERL_REPLAY)
+    main(["explain", str(config)])
+    out = capsys.readouterr().out
+    assert "default for actor_rollout_ref.rollout.logprobs_mode changed across releases" in out
+    assert "the project pins none of them" in out
+
+
+def test_explain_says_an_unreadable_base_config_may_set_a_default(tmp_path, capsys):
+    config = write(
+        tmp_path / "replay.yaml",
+        """\
+        defaults:
+          - rollout: my_rollout
+          - _self_
+        actor_rollout_ref:
+          rollout:
+            engine_kwargs:
+              vllm:
+                return_sampling_mask: true
+        """,
+    )
+    main(["explain", str(config)])
+    out = capsys.readouterr().out
+    assert "a base config that could not be read may set" in out

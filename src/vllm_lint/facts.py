@@ -301,6 +301,9 @@ class EngineFacts:
     verbatim: set = field(default_factory=set)
     # What vLLM checks those names against (``frameworks.pack.PASSTHROUGH_TARGETS``).
     verbatim_to: str = "engine-args"
+    # A framework's config: the engine arguments it passes from its own keys that the config
+    # writes (verl's ``rollout.gpu_memory_utilization``), whose names vLLM checks the same way.
+    from_keys: set = field(default_factory=set)
     # A framework's config: the engine arguments the framework passes on its own (pack
     # ``passes``), as facts, and those that replace the user's value; None: not known (any).
     passed: dict | None = None

@@ -12,7 +12,7 @@ from vllm_lint.explain.report import (
     note_assumptions,
     request_settings,
 )
-from vllm_lint.facts import EngineFacts, Known, Origin
+from vllm_lint.facts import UNKNOWN, EngineFacts, Known, Origin
 
 
 def framework_config_reports(ctx, kind: str, data: bytes, where: Where, reported: set) -> list[EngineReport]:
@@ -152,10 +152,18 @@ class _FrameworkReasons:
                 return "no key sets it and the framework has no default: it chooses at run time"
         else:
             decided = self.built.decided_by.get(("engine", name))
+            why = self.built.unknown_why.get(name)
+            if why:
+                return why
         if decided is not None:
             key, entry = decided
             if entry.value == "???":
                 return f"{key} is mandatory (???): set when the job is launched"
+            if entry.provenance == "default" and entry.why and entry.value is UNKNOWN:
+                return entry.why
+            if entry.provenance == "default" and self.built.engine.open:
+                # The framework's default, made unknown by a base config that could not be read.
+                return f"a base config that could not be read may set {key}"
             return f"{key} is resolved at run time (an interpolation or a value set at launch)"
         if self.built.engine.open:
             return "a base config that could not be read may set it"

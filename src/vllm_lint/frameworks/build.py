@@ -8,6 +8,7 @@ hold but does not show (an unread base config) is UNKNOWN, so rules stay silent.
 
 from __future__ import annotations
 
+import fnmatch
 from dataclasses import dataclass, field
 
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Known, Mapping, Origin, RequestFacts, Span, known_bool
@@ -25,6 +26,11 @@ class Built:
     # the engine's here, each request's in ``request_decided`` (one dict per request).
     decided_by: dict[tuple[str, str], tuple[str, Entry]] = field(default_factory=dict)
     request_decided: list[dict] = field(default_factory=list)
+    # Engine arguments the framework passes from one of its own keys (``{"key", "arg"}``
+    # entries): what vLLM gets from it (Known, ABSENT when nothing is passed, UNKNOWN).
+    mapped: dict[str, object] = field(default_factory=dict)
+    # Why an argument a framework key maps is unknown (for ``explain``).
+    unknown_why: dict[str, str] = field(default_factory=dict)
 
 
 def _origin(entry: Entry) -> Origin | None:
@@ -104,17 +110,7 @@ def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
             _passthrough(pack, tree, spec["prefix"], built)
             engine.verbatim_to = spec.get("reaches", "engine-args")
             continue
-        entry = tree.get(spec["key"])
-        if entry is None and tree.has_below(spec["key"]):
-            _set_mapping(built, tree, spec["arg"], spec["key"])
-            continue
-        if entry is None:
-            if tree.open and spec["arg"] not in engine.fields:
-                engine.fields[spec["arg"]] = UNKNOWN
-            continue
-        if entry.value is None:
-            continue  # the framework leaves it to vLLM
-        _set_engine(built, spec["arg"], spec["key"], entry)
+        _set_from_key(pack, built, tree, spec)
     for name in pack.engine_unknown:
         engine.fields.setdefault(name, UNKNOWN)
     _framework_sets(pack, built)
@@ -140,6 +136,134 @@ def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:
         built.requests.append(_request(specs, tree, built, decided))
         built.request_decided.append(decided)
     return built
+
+
+def _set_from_key(pack: Pack, built: Built, tree: ConfigTree, spec: dict) -> None:
+    """One framework key handed to vLLM as an engine argument, as vLLM receives it: a null the
+    framework fills in at run time (``"null": "run-time"``), a value it may replace at run time
+    (``replaced``), one it renders as a ``vllm serve`` flag (``reaches``: false is left out), one
+    it converts (``values``, ``above``), or one it passes only when another key says so (``when``)."""
+    engine, arg, key = built.engine, spec["arg"], spec["key"]
+    condition = _condition(tree, spec["when"]) if "when" in spec else True
+    if condition is False:
+        return
+    if spec.get("repeated") == "error" and arg in engine.verbatim:
+        # Also given verbatim: the framework's own call fails (a keyword passed twice), vLLM gets neither.
+        engine.fields[arg] = UNKNOWN
+        engine.written.pop(arg, None)
+        built.mapped[arg] = UNKNOWN
+        built.unknown_why[arg] = f"{key} and the verbatim {arg} are the same keyword: {pack.name}'s own call fails first"
+        return
+    entry = tree.get(key)
+    if entry is None and tree.has_below(key):
+        _set_mapping(built, tree, arg, key)
+        built.mapped[arg] = engine.fields[arg]
+        return
+    if entry is None:
+        # Unset with no default known: a framework that passes it anyway (the pack's ``passes``)
+        # passes its own value, which is not known, over what an earlier prefix gave.
+        passed_anyway = any(item["arg"] == arg for item in pack.passes or ())
+        if (tree.open and arg not in engine.fields) or (passed_anyway and arg in engine.verbatim):
+            engine.fields[arg] = UNKNOWN
+            engine.written.pop(arg, None)
+        if passed_anyway or tree.open:
+            built.mapped[arg] = UNKNOWN
+        return
+    if condition is None:
+        engine.fields[arg] = UNKNOWN  # passed or not as another key decides at run time
+        engine.written.pop(arg, None)
+        built.mapped[arg] = UNKNOWN
+        built.unknown_why[arg] = f"{pack.name} passes {key} only when {spec['when']['key']} says so, which is not known"
+        return
+    if entry.value is UNKNOWN or entry.value == MISSING:
+        _set_engine(built, arg, key, entry)
+        built.mapped[arg] = UNKNOWN
+        return
+    value = entry.value
+    if spec.get("unless_empty") and not value:
+        return  # the framework passes it only when set (``if config.x:``): an earlier entry's value stands
+    if value is None:
+        if spec.get("null") == "run-time":
+            engine.fields[arg] = UNKNOWN
+            built.mapped[arg] = UNKNOWN
+            built.unknown_why[arg] = f"{key} is null: {pack.name} decides it at run time"
+        else:
+            built.mapped[arg] = ABSENT  # the framework leaves it to vLLM
+        return
+    replaced = isinstance(value, str) and any(fnmatch.fnmatchcase(value, pattern) for pattern in spec.get("replaced", ()))
+    # A value the framework may put another in place of at run time, or one it rejects itself
+    # before vLLM starts (vLLM never sees it): not what vLLM receives.
+    if replaced or not _framework_accepts(spec.get("framework_accepts"), value):
+        engine.fields[arg] = UNKNOWN
+        engine.written.pop(arg, None)
+        built.mapped[arg] = UNKNOWN
+        built.unknown_why[arg] = (
+            f"{key} = {value}: {pack.name} may replace it at run time" if replaced
+            else f"{key} = {value}: {pack.name} rejects it (or fails on it) before vLLM starts"
+        )
+        return
+    becomes = _converted(spec, value)
+    if becomes is UNKNOWN:
+        engine.fields[arg] = UNKNOWN
+        built.mapped[arg] = UNKNOWN
+        return
+    if spec.get("reaches") == "serve-argv" and becomes is False:
+        # Rendered as `vllm serve` options, a false boolean is left out: vLLM's default applies.
+        engine.fields.pop(arg, None)
+        engine.written.pop(arg, None)
+        built.decided_by[("engine", arg)] = (key, entry)
+        built.mapped[arg] = ABSENT
+        return
+    if becomes is not value:
+        sent = Entry(becomes, entry.key_span, entry.value_span, entry.path, entry.provenance, entry.written_as)
+        _set_engine(built, arg, key, sent)
+        # Messages name the key as written and what the framework sends for it.
+        shown = Entry(value, entry.key_span, entry.value_span, entry.path, entry.provenance, entry.written_as,
+                      becomes=becomes, why=entry.why, word=entry.word)
+        built.decided_by[("engine", arg)] = (key, shown)
+    else:
+        _set_engine(built, arg, key, entry)
+    built.mapped[arg] = engine.fields[arg]
+    if entry.provenance != "default":
+        engine.from_keys.add(arg)
+
+
+def _framework_accepts(accepts, value) -> bool:
+    """Whether the framework lets the value through to vLLM: one of a list, or a number within
+    bounds (``{"ge": 1}``: a parallel size the framework sizes its workers with first)."""
+    if accepts is None:
+        return True
+    if isinstance(accepts, dict):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        return value >= accepts.get("ge", value) and value <= accepts.get("le", value)
+    return value in accepts
+
+
+def _converted(spec: dict, value):
+    """What the framework makes of a written value before vLLM sees it (the value itself if nothing)."""
+    if "values" in spec:
+        if not isinstance(value, (str, int, float)):
+            return spec.get("otherwise", value)
+        return spec["values"].get(value, spec.get("otherwise", value))
+    if "above" in spec:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return UNKNOWN
+        return value > spec["above"]
+    return value
+
+
+def _condition(tree: ConfigTree, when: dict):
+    """Whether another key certainly says the framework passes the argument (None: not known)."""
+    entry = tree.get(when["key"])
+    if entry is None or entry.value is UNKNOWN or entry.value == MISSING:
+        return None
+    if "is" in when:
+        return entry.value == when["is"]
+    value = entry.value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value > when["above"]
 
 
 def _set_engine(built: Built, arg: str, key: str, entry: Entry) -> None:
@@ -189,6 +313,8 @@ def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> Non
         built.engine.open = True
         return
     excluded = set(spec_except.get(prefix, ()))
+    # Names the framework types and validates itself before vLLM sees them (prime-rl's VllmConfig).
+    accepts = next((spec.get("framework_accepts", {}) for spec in pack.engine if spec.get("prefix") == prefix), {})
     for name, leaves in tree.children(prefix).items():
         if not name or name in excluded:
             continue
@@ -196,6 +322,12 @@ def _passthrough(pack: Pack, tree: ConfigTree, prefix: str, built: Built) -> Non
         if len(leaves) == 1 and leaves[0][0] == "":
             entry = leaves[0][1]
             if entry.value is None:
+                continue
+            if name in accepts and entry.value is not UNKNOWN and not _framework_accepts(accepts[name], entry.value):
+                built.engine.fields[name] = UNKNOWN
+                built.engine.written.pop(name, None)
+                built.engine.verbatim.add(name)
+                built.unknown_why[name] = f"{key} = {entry.value}: {pack.name} rejects it before vLLM starts"
                 continue
             if drops_false and entry.value is False:
                 built.engine.fields.pop(name, None)
@@ -251,10 +383,14 @@ def _framework_passes(pack: Pack, tree: ConfigTree, built: Built) -> None:
             else:
                 passed[name] = _fact(entry)
                 built.decided_by.setdefault(("engine", name), (spec["key"], entry))
+        elif name in built.mapped:
+            passed[name] = built.mapped[name]  # from the framework's own key
         else:
             passed[name] = UNKNOWN
         if spec.get("wins") == "framework":
             over.add(name)
+    for name, fact in built.mapped.items():
+        passed.setdefault(name, fact)  # the framework passes its own keys' values
     engine.passed = passed
     engine.passed_over = frozenset(over)
 
@@ -316,7 +452,9 @@ def _overridden_per_item(spec: dict, tree: ConfigTree) -> bool:
     items = spec.get("items")
     if not items:
         return False
-    if any(_written(tree, key) for key in items.get("unknown_if_written", ())):
+    from vllm_lint.frameworks.switches import item_sets_otherwise, written_otherwise
+
+    if any(written_otherwise(tree, condition) for condition in items.get("unknown_if_written", ())):
         return True
     entry = tree.get(items["list"])
     if entry is None:
@@ -326,12 +464,8 @@ def _overridden_per_item(spec: dict, tree: ConfigTree) -> bool:
     for item in entry.value:
         if not isinstance(item, dict):
             return True
-        for dotted in items.get("keys", ()):
-            value = item
-            for part in dotted.split("."):
-                value = value.get(part) if isinstance(value, dict) else None
-            if value is not None:
-                return True
+        if any(item_sets_otherwise(item, condition) for condition in items.get("keys", ())):
+            return True
     return False
 
 

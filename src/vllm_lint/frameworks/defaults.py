@@ -70,9 +70,12 @@ def _own_defaults(own: list[tuple[str, str]], texts: tuple[str, ...]) -> tuple[C
 def _recorded_defaults(pack: Pack, release: tuple[int, ...] | None, why: str) -> tuple[ConfigTree, str]:
     tree = ConfigTree()
     for key, value in pack.defaults.items():
+        why_unknown = ""
         if isinstance(value, dict) and value and all(_is_release(k) for k in value):
             value = _for_release(value, release)
-        tree.entries[key] = Entry(value, provenance="default")
+            if value is UNKNOWN:
+                why_unknown = f"{pack.name}'s default for {key} changed across releases, and the project pins none of them"
+        tree.entries[key] = Entry(value, provenance="default", why=why_unknown)
     label = f"the {pack.name} pack's recorded defaults ({pack.read_from})"
     if release is not None:
         label += f" for {pack.name} {release} ({why})"

@@ -22,6 +22,58 @@ def _by_release(value) -> bool:
     return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and k[:1].isdigit() for k in value)
 
 
+def _conditions_text(conditions) -> str:
+    """Tables whose being written makes a value unknown (``unless`` their keys say otherwise)."""
+    names, unless_texts = [], []
+    for condition in conditions:
+        if isinstance(condition, str):
+            names.append(f"`{condition}`")
+            continue
+        names.append(f"`{condition['key']}`")
+        unless = "; ".join(f"`{key}` is one of {', '.join(f'`{v}`' for v in values)}" for key, values in condition.get("unless", {}).items())
+        if unless and unless not in unless_texts:
+            unless_texts.append(unless)
+    tail = f" (unless its {' or '.join(unless_texts)})" if unless_texts else ""
+    return ", ".join(names) + tail
+
+
+def _accepted_text(rule) -> str:
+    """The values a framework lets through: a list, or bounds (``{"ge": 1}``)."""
+    if isinstance(rule, list):
+        return "one of " + ", ".join(f"`{_json(v)}`" for v in rule)
+    return " and ".join(f"{'>=' if op == 'ge' else '<='} {limit}" for op, limit in rule.items())
+
+
+def _key_qualifiers(entry: dict) -> str:
+    """What the framework does with one key's value on its way to vLLM."""
+    parts = []
+    if entry.get("reaches") == "serve-argv":
+        parts.append("a `vllm serve` option: false is left out")
+    if "values" in entry:
+        parts.append("sent as " + ", ".join(f"`{_json(v)}` for `{_json(k)}`" for k, v in entry["values"].items())
+                     + (f", `{_json(entry['otherwise'])}` for any other" if "otherwise" in entry else ""))
+    if "above" in entry:
+        parts.append(f"true when above {entry['above']}")
+    if "when" in entry:
+        when = entry["when"]
+        test = f"is `{_json(when['is'])}`" if "is" in when else f"is above {when['above']}"
+        parts.append(f"only when `{when['key']}` {test}")
+    accepts = entry.get("framework_accepts")
+    if isinstance(accepts, dict):
+        parts.append(f"the framework sizes its own workers with it first: only a number {_accepted_text(accepts)} reaches vLLM")
+    elif accepts is not None:
+        parts.append("the framework itself rejects values other than " + ", ".join(f"`{_json(v)}`" for v in accepts))
+    if entry.get("null") == "run-time":
+        parts.append("null: decided at run time")
+    if entry.get("replaced"):
+        parts.append("may be replaced at run time when " + " or ".join(f"`{p}`" for p in entry["replaced"]))
+    if entry.get("unless_empty"):
+        parts.append("only when set (not empty)")
+    if entry.get("repeated") == "error":
+        parts.append("given under a prefix above too, the framework's own call fails")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
 def render(name: str) -> str:
     module = importlib.import_module(f"vllm_lint.frameworks.packs.{packs.BUILTIN[name][0]}")
     pack = module.PACK
@@ -38,10 +90,11 @@ def render(name: str) -> str:
         )
     launchers = pack.get("launchers", {})
     if launchers.get("modules"):
-        out.append(
-            "Launch commands running " + ", ".join(f"`python -m {m}`" for m in launchers["modules"])
-            + ", with Hydra overrides (`key=value`, `+key=value`, `++key=value`, `~key`)."
+        options = (
+            "its options as argparse reads them (`--a.b value`, a bare `--flag`)" if launchers.get("style") == "argparse"
+            else "Hydra overrides (`key=value`, `+key=value`, `++key=value`, `~key`)"
         )
+        out.append("Launch commands running " + ", ".join(f"`python -m {m}`" for m in launchers["modules"]) + f", with {options}.")
     if launchers.get("engine_modules"):
         out.append(
             "Launch commands running " + ", ".join(f"`python -m {m}`" for m in launchers["engine_modules"])
@@ -102,9 +155,13 @@ def render(name: str) -> str:
                 "serve-argv": "the `vllm serve` option of the same name (rendered as `--key value`, a true boolean as the bare flag and a false one left out: its parser rejects an unknown one)",
                 "serve-namespace": "the `vllm serve` argument of the same name (set on the parsed arguments: an unknown one is ignored)",
             }[entry.get("reaches", "engine-args")]
+            accepts = entry.get("framework_accepts", {})
+            if accepts:
+                typed = ", ".join(f"`{name}` ({_accepted_text(rule)})" for name, rule in accepts.items())
+                extra += f"; the framework validates {typed} itself first: a value it rejects never reaches vLLM (unknown)"
             out.append(f"- every key under `{entry['prefix']}` -> {reaches}{extra}")
         else:
-            out.append(f"- `{entry['key']}` -> `{entry['arg']}`")
+            out.append(f"- `{entry['key']}` -> `{entry['arg']}`{_key_qualifiers(entry)}")
     if pack.get("engine_unknown"):
         out.append(f"- set by the framework at run time (unknown unless written): {', '.join(f'`{x}`' for x in pack['engine_unknown'])}")
     for spec in pack.get("sets", []):
@@ -121,7 +178,7 @@ def render(name: str) -> str:
         where = f" (read in each `{spec['items']}` table over `{spec.get('inherit') or '(root)'}`)" if spec.get("items") else ""
         requires = f", when `{spec['requires']}` is present" if spec.get("requires") else ""
         unknown = spec.get("item_unknown_if", []) + spec.get("unknown_if_written", [])
-        unknown_text = f"; unknown when {', '.join(f'`{k}`' for k in unknown)} is written" if unknown else ""
+        unknown_text = f"; unknown when {_conditions_text(unknown)} is written" if unknown else ""
         out.append(f"- the entry point sets `{spec['key']} = {_json(spec.get('value', True))}` itself when {conditions}{where}{requires}{unknown_text}")
     for name_, transform in pack.get("transforms", {}).items():
         out.append(f"- `{name_}`: {transform.replace('-', ' ')}")
@@ -129,8 +186,11 @@ def render(name: str) -> str:
         out += ["", "What the framework passes to vLLM on its own, as the start-up checks (VLM4xx) read it; an argument "
                 "not listed here or written in the config is left at vLLM's default:", ""]
         unknown: dict[bool, list[str]] = {False: [], True: []}
+        mapped = {entry["arg"]: entry["key"] for entry in pack["engine"] if "key" in entry}
         for spec in pack["passes"]:
             over = spec.get("wins") == "framework"
+            if "value" not in spec and "key" not in spec and spec["arg"] in mapped:
+                continue  # listed with the engine entries' arguments below
             if "value" in spec:
                 out.append(f"- `{spec['arg']} = {_json(spec['value'])}`" + (" (replaces a value written in the config)" if over else ""))
             elif "key" in spec:
@@ -141,6 +201,17 @@ def render(name: str) -> str:
             out.append(f"- decided at run time (unknown unless written in the config): {', '.join(unknown[False])}")
         if unknown[True]:
             out.append(f"- decided at run time, over any value written in the config (unknown): {', '.join(unknown[True])}")
+        always = {spec["arg"] for spec in pack["passes"] if "value" not in spec and "key" not in spec}
+        if any(arg in always for arg in mapped):
+            out.append(
+                "- always, from its own keys as the engine entries above read them (unknown where the key is neither "
+                f"written nor has a recorded default): {', '.join(f'`{arg}`' for arg in mapped if arg in always)}"
+            )
+        if any(arg not in always for arg in mapped):
+            out.append(
+                "- from its own keys where the config writes them (or a default is recorded): "
+                + ", ".join(f"`{arg}`" for arg in mapped if arg not in always)
+            )
     out += ["", "## Request parameters", ""]
     if not pack["request"]:
         out.append("None.")
@@ -154,7 +225,9 @@ def render(name: str) -> str:
             null += f" (`null` becomes `{rule['value']}` when `{rule['key']}` < {rule['below']})"
         items = entry.get("items")
         if items:
-            group += f"; unknown when a `{items['list']}` table sets {', '.join(f'`{k}`' for k in items.get('keys', []))}"
+            group += f"; unknown when a `{items['list']}` table sets {_conditions_text(items.get('keys', []))}"
+            if items.get("unknown_if_written"):
+                group += f", or when {_conditions_text(items['unknown_if_written'])} is written"
         out.append(f"- `{entry['key']}` -> `{entry['param']}`{null}{group}")
     out += ["", "## Defaults", ""]
     if not pack["defaults"]:

@@ -294,7 +294,7 @@ def launch_findings(words, source, path: str, version, span_of=None, fallback: S
     if found is None:
         return [], []
     pack, first, sends_requests, entry_file = found
-    if pack.launchers.get("style") == "pydantic-config":
+    if pack.launchers.get("style") in ("pydantic-config", "argparse"):
         return _cli_launch(pack, words, first, source, path, version, span_of, fallback, version_source, sends_requests)
     options: dict[str, str | None] = {}
     rest = []

@@ -6,6 +6,19 @@ A pack says how a framework maps its configuration to vLLM:
 * ``engine``: an ordered list of ``{"key": path, "arg": name}`` (one key to one
   engine argument) and ``{"prefix": path}`` (every key below it is an engine
   argument of the same name); later entries win, ``null`` values are dropped.
+  A key entry says what the framework does with the value on its way to vLLM:
+  ``reaches`` (as for a prefix), ``values`` (``{"fp8": "bfloat16"}``: the value
+  sent for one written; ``otherwise``: for any other), ``above`` (the argument is ``value > n``), ``when``
+  (``{"key": path, "is": v}`` or ``{"key": path, "above": n}``: passed only
+  then), ``framework_accepts`` (a list, or bounds ``{"ge": 1}``: the framework
+  rejects any other value itself, or fails on it, before vLLM starts), ``"null": "run-time"`` (null is decided at run time, not
+  left to vLLM), ``replaced`` (patterns of values the framework may replace at
+  run time), ``unless_empty`` (passed only when the value is truthy, over an
+  earlier entry) and ``"repeated": "error"`` (the framework's own call fails
+  when a prefix also gives the argument).  A prefix's ``framework_accepts``
+  (``{"dtype": [...], "data_parallel_size": {"ge": 1}}``) names the keys the
+  framework validates itself before vLLM sees them.  What vLLM would not receive is
+  unknown.
   A prefix's ``reaches`` says what vLLM checks its names against:
   ``"engine-args"`` (the default: ``LLM``/``EngineArgs`` keywords),
   ``"serve-argv"`` (rendered as ``vllm serve`` options, which its parser
@@ -119,11 +132,42 @@ _FIELDS = {
 
 
 _LAUNCHER_LISTS = {"modules", "engine_modules", "scripts", "commands", "engine_commands", "composes", "reaches", "config_names", "sends"}
-_LAUNCHER_FIELDS = _LAUNCHER_LISTS | {"mounts", "style", "config_option", "argparse"}
+_LAUNCHER_FIELDS = _LAUNCHER_LISTS | {"mounts", "style", "config_option"}
 
+
+# The settings of an engine entry (see ``engine`` above).
+_PREFIX_FIELDS = {"prefix", "reaches", "except", "framework_accepts"}
+_KEY_FIELDS = {"key", "arg", "reaches", "values", "otherwise", "above", "when", "framework_accepts", "null", "replaced", "unless_empty", "repeated"}
 
 # What a prefix's keys are checked against by vLLM (see ``engine`` above).
 PASSTHROUGH_TARGETS = ("engine-args", "serve-argv", "serve-namespace")
+
+
+def _key_entry_problem(entry: dict) -> str | None:
+    """What is wrong with a key entry's settings (a declared pack's), if anything."""
+    def number(value) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    if "values" in entry and not isinstance(entry["values"], dict):
+        return "values is a table of written value = value sent"
+    if "above" in entry and not number(entry["above"]):
+        return "above is a number"
+    if "when" in entry and "above" in entry["when"] and not number(entry["when"]["above"]):
+        return "when.above is a number"
+    accepts = entry.get("framework_accepts")
+    if accepts is not None and not (
+        isinstance(accepts, list) or (isinstance(accepts, dict) and accepts and set(accepts) <= {"ge", "le"} and all(map(number, accepts.values())))
+    ):
+        return "framework_accepts is a list of values or bounds { ge = n, le = n }"
+    if entry.get("null", "run-time") != "run-time":
+        return 'null is "run-time"'
+    if "replaced" in entry and not (isinstance(entry["replaced"], list) and all(isinstance(p, str) for p in entry["replaced"])):
+        return "replaced is a list of patterns"
+    if entry.get("repeated", "error") != "error":
+        return 'repeated is "error"'
+    if not isinstance(entry.get("unless_empty", False), bool):
+        return "unless_empty is true or false"
+    return None
 
 
 def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
@@ -135,6 +179,20 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
             raise PackError(f"engine entries need key and arg, or prefix: {entry!r}")
         if entry.get("reaches", "engine-args") not in PASSTHROUGH_TARGETS:
             raise PackError(f"reaches is one of {', '.join(PASSTHROUGH_TARGETS)}: {entry!r}")
+        unknown_fields = set(entry) - (_PREFIX_FIELDS if "prefix" in entry else _KEY_FIELDS)
+        if unknown_fields:
+            raise PackError(f"unknown engine entry setting(s) {', '.join(sorted(unknown_fields))}: {entry!r}")
+        if "prefix" in entry:
+            accepts = entry.get("framework_accepts", {})
+            if not isinstance(accepts, dict) or any(_key_entry_problem({"framework_accepts": v}) for v in accepts.values()):
+                raise PackError(f"a prefix's framework_accepts is a table of name = values or bounds: {entry!r}")
+            continue
+        when = entry.get("when")
+        if when is not None and not (isinstance(when, dict) and "key" in when and ({"is", "above"} & set(when))):
+            raise PackError(f"an engine entry's when needs key and is or above: {entry!r}")
+        problem = _key_entry_problem(entry)
+        if problem:
+            raise PackError(f"an engine entry's {problem}: {entry!r}")
     for entry in data.get("request", []):
         if not isinstance(entry, dict) or not {"key", "param"} <= set(entry):
             raise PackError(f"request entries need key and param: {entry!r}")

@@ -52,10 +52,35 @@ def _written_below(tree: ConfigTree, prefix: str) -> bool:
     )
 
 
+def written_otherwise(tree: ConfigTree, condition) -> bool:
+    """A table written in the config that may change what the pack reads: ``"key"`` when
+    written at all; ``{"key": ..., "unless": {"type": [...]}}`` unless its ``type`` is
+    certainly one of those (prime-rl's algorithms that sample from the live policy)."""
+    key, unless = (condition, None) if isinstance(condition, str) else (condition["key"], condition.get("unless"))
+    if not _written_below(tree, key):
+        return False
+    for sub, allowed in (unless or {}).items():
+        entry = tree.get(f"{key}.{sub}")
+        if entry is None or entry.value is UNKNOWN or entry.value not in allowed:
+            return True
+    return not unless
+
+
+def item_sets_otherwise(item: dict, condition) -> bool:
+    """The same, for one table of a list (a prime-rl source's own ``algo``)."""
+    key, unless = (condition, None) if isinstance(condition, str) else (condition["key"], condition.get("unless"))
+    value = _dig(item, key)
+    if value is _ABSENT or value is None:
+        return False
+    if not unless:
+        return True
+    return not isinstance(value, dict) or any(value.get(sub) not in allowed for sub, allowed in unless.items())
+
+
 def _evaluate(spec: dict, tree: ConfigTree) -> tuple[bool | None, Entry | None, str]:
     """Whether the switch certainly fires (True), certainly not (False) or may (None)."""
-    for key in spec.get("unknown_if_written", ()):
-        if _written_below(tree, key):
+    for condition in spec.get("unknown_if_written", ()):
+        if written_otherwise(tree, condition):
             return None, None, ""
     items_key = spec.get("items")
     inherit = spec.get("inherit", "")
@@ -70,7 +95,7 @@ def _evaluate(spec: dict, tree: ConfigTree) -> tuple[bool | None, Entry | None, 
     for index, item in enumerate(items.value):
         if not isinstance(item, dict):
             return None, None, ""
-        if any(_dig(item, key) is not _ABSENT for key in spec.get("item_unknown_if", ())):
+        if any(item_sets_otherwise(item, condition) for condition in spec.get("item_unknown_if", ())):
             uncertain = True
             continue
 

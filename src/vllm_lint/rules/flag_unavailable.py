@@ -5,7 +5,10 @@ keyword or dict key given to `LLM`, `EngineArgs` or `AsyncEngineArgs`, a
 compose or Dockerfile command, an argv list), or a key a framework passes to
 vLLM verbatim: to the engine arguments (NeMo-RL's `vllm_kwargs`), or to the
 server's, whose own options count too (prime-rl's `[inference.vllm]` table,
-verl's `engine_kwargs.vllm`: `tool_call_parser` is valid there). The message says when another
+verl's `engine_kwargs.vllm`: `tool_call_parser` is valid there), and the
+argument a framework's own key becomes where the config writes that key (verl's
+`rollout.cudagraph_capture_sizes` is sent as `--cuda_graph_sizes`, which vLLM
+0.13 removed). The message says when another
 release has it ("removed in 0.X", "added in 0.Y", "removed in 0.X, back in
 0.Y") and suggests the closest
 argument the release has.
@@ -139,10 +142,14 @@ def check(facts, version):
     if facts.source == "framework":
         # A framework passes these verbatim: vLLM's engine arguments, or its server's, check their names.
         yield from _replay_flags(facts, version)
+        # And the arguments it passes from its own keys where the config writes them (set on
+        # the server's parsed arguments, an unknown name is ignored: only the verbatim ones).
+        own = () if facts.verbatim_to == "serve-namespace" else facts.from_keys
+        names = [*facts.verbatim, *(name for name in own if name not in facts.verbatim)]
         if facts.verbatim_to == "engine-args":
-            yield from _keywords(facts, release, release.keywords.get("EngineArgs"), "EngineArgs", facts.verbatim)
+            yield from _keywords(facts, release, release.keywords.get("EngineArgs"), "EngineArgs", names)
         else:
-            yield from _server_keys(facts, release)
+            yield from _server_keys(facts, release, names)
         return
     names = release.keywords.get(facts.kind) if facts.source == "python" else None
     if names is None:
@@ -173,18 +180,19 @@ def _keywords(facts, release, names, kind, written):
         finding = _finding(facts, name, release, present_in, guess, facts.location_of(name), kind)
         rename = schema.documented_rename(name, release, kind)
         if rename is not None:
-            _renamed(finding, rename, facts, name, origin)
+            # A framework's own key is named by the framework, not by vLLM: nothing to rename there.
+            _renamed(finding, rename, facts, name, None if name in facts.from_keys and name not in facts.verbatim else origin)
         elif guess is None and origin is not None and origin.path is None and facts.source == "python":
             _removable(finding, origin)
         yield finding
 
 
-def _server_keys(facts, release):
+def _server_keys(facts, release, names):
     """Keys a framework hands to ``vllm serve``'s parsed arguments, by their destination names
     (``tool_call_parser`` is the server's own option, not an engine argument)."""
     dests = set(release.options.values())
     long_options = [name for name in release.options if name.startswith("--")]
-    for name in list(facts.verbatim):
+    for name in names:
         option = "--" + name.replace("_", "-")
         # The parser takes an abbreviation; a name set on its result must be the whole one.
         parsed = facts.verbatim_to == "serve-argv" and release.has_option(option)

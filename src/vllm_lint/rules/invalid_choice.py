@@ -3,7 +3,12 @@ Checks for a literal value outside the values the target vLLM release
 accepts for an engine argument with a closed set of choices (`kv_cache_dtype`,
 `logprobs_mode`, `mm_processor_cache_type`, ...), in Python keywords and dict
 keys, on `vllm serve` command lines, and in the engine settings of a
-framework's config (prime-rl's `[inference.vllm]`, verl's `engine_kwargs.vllm`). The message lists the valid values.
+framework's config (prime-rl's `[inference.vllm]`, verl's `engine_kwargs.vllm`)
+or the framework's own keys that it hands to vLLM, as vLLM receives them
+(verl's `rollout.dtype`; NeMo-RL's `vllm_cfg.precision`, which becomes `dtype`;
+ROLL's `model_args.dtype: bf16` is sent as `bfloat16` and is valid). Keys verl
+renders as `vllm serve` options are checked against the parser's choices. The
+message lists the valid values.
 
 ## Why is this bad?
 On the command line argparse stops with `invalid choice`; in Python, and
@@ -145,6 +150,11 @@ def check(facts, version):
     for name, fact in facts.fields.items():
         known = release.choices.get(name, {})
         accepted = known.get("python") or known.get("config")
+        error = None
+        if not accepted and facts.verbatim_to == "serve-argv" and known.get("cli"):
+            # Rendered as `vllm serve` options (verl): argparse's choices.
+            accepted = known["cli"]
+            error = f"argument --{name}: invalid choice: '{fact.value}'" if isinstance(fact, Known) else None
         if not accepted or not isinstance(fact, Known):
             continue
         value = fact.value
@@ -152,7 +162,8 @@ def check(facts, version):
             continue  # another type (a torch.dtype, a config object): not a literal choice
         if value in accepted:
             continue
-        yield _finding(name, value, accepted, facts.location_of(name), _startup_error(known, value, accepted), name, release)
+        error = error or _startup_error(known, value, accepted)
+        yield _finding(name, value, accepted, facts.location_of(name), error, name, release)
     for name, fact in facts.fields.items():
         entry = release.keys.get(name)
         if not entry or not entry.get("choices") or not isinstance(fact, Known) or not isinstance(fact.value, Mapping):

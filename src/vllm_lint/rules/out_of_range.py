@@ -3,7 +3,12 @@ Checks for a literal number outside the bounds of the config field an engine
 argument maps to (`gpu_memory_utilization` in (0, 1], `tensor_parallel_size`
 >= 1, ...), in Python keywords and dict keys, on `vllm serve` command lines,
 and in the engine settings of a framework's config (prime-rl's
-`[inference.vllm]`, verl's `engine_kwargs.vllm`).
+`[inference.vllm]`, verl's `engine_kwargs.vllm`) or the framework's own keys
+that it hands to vLLM (verl's `actor_rollout_ref.rollout.gpu_memory_utilization`,
+NeMo-RL's `vllm_cfg.gpu_memory_utilization`, OpenRLHF's
+`--vllm.gpu_memory_utilization`): the note names the key. A value the
+framework itself fails on first (a parallel size it sizes its workers with)
+is not reported.
 
 ## Why is this bad?
 vLLM's configs are pydantic dataclasses: building the engine raises a

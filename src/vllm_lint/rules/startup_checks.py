@@ -576,7 +576,7 @@ def read_as_checked(facts, version, names) -> list[tuple[str, str, object]]:
     found = []
     for name in names:
         fact = arguments.fact(name)
-        if arguments._passed(name) is not None:
+        if arguments._passed(name) is not None and fact is not ABSENT:
             found.append((name, "passed", fact))
         elif isinstance(fact, Known):
             found.append((name, "known", fact))

@@ -42,13 +42,33 @@ PACK = {
     "backend": {"key": "policy.generation.backend", "values": ["vllm"]},
     "engine": [
         {"prefix": "policy.generation.vllm_kwargs"},
+        # vllm_worker.py's own keywords to ``vllm.LLM``, from vllm_cfg (a vllm_kwargs key that
+        # repeats one is a TypeError: neither reaches vLLM).  vllm_cfg.load_format is not one:
+        # configure_generation_config replaces it ("dummy", or "auto" to evaluate) whatever it says.
+        *({"key": f"policy.generation.vllm_cfg.{name}", "arg": name, "repeated": "error"} for name in (
+            "gpu_memory_utilization", "enforce_eager", "max_model_len",
+        )),
+        # The parallel sizes lay out the workers' placement first (a size below 1 fails there).
+        *({"key": f"policy.generation.vllm_cfg.{name}", "arg": name, "repeated": "error", "framework_accepts": {"ge": 1}}
+          for name in ("tensor_parallel_size", "pipeline_parallel_size")),
+        {"key": "policy.generation.vllm_cfg.expert_parallel_size", "arg": "enable_expert_parallel", "above": 1, "repeated": "error",
+         "framework_accepts": {"ge": 1}},
+        # null: on when the GPU's compute capability is 8 or more (_resolve_enable_prefix_caching).
+        {"key": "policy.generation.vllm_cfg.enable_prefix_caching", "arg": "enable_prefix_caching", "null": "run-time", "repeated": "error"},
+        # precision "fp8" runs the engine in bfloat16 with FP8 weights (init_fp8's quantization).
+        {"key": "policy.generation.vllm_cfg.precision", "arg": "dtype", "values": {"fp8": "bfloat16"}, "repeated": "error"},
+        # Passed only with FP8 weights, after init_fp8 has rejected anything but these itself.
+        {"key": "policy.generation.vllm_cfg.kv_cache_dtype", "arg": "kv_cache_dtype",
+         "when": {"key": "policy.generation.vllm_cfg.precision", "is": "fp8"}, "framework_accepts": ["auto", "fp8", "fp8_e4m3"]},
+        # Set after the keywords when not null, so it wins.
         {"key": "policy.generation.vllm_cfg.logprobs_mode", "arg": "logprobs_mode"},
     ],
     "engine_unknown": ["model", "hf_overrides"],
     # num_speculative_tokens: 0 is NeMo-RL's way to switch speculative decoding off.
     "transforms": {"speculative_config": "drop-if-zero-speculative-tokens"},
     # What vllm_worker.py passes to ``vllm.LLM`` on its own: its keyword arguments (a key of
-    # vllm_kwargs that repeats one is a TypeError), and the executor backend it picks.
+    # vllm_kwargs that repeats one is a TypeError), and the executor backend it picks; those
+    # the engine entries map take their vllm_cfg key's value.
     "passes": [
         {"arg": "enable_sleep_mode", "value": True, "wins": "framework"},
         {"arg": "disable_log_stats", "value": False, "wins": "framework"},

@@ -10,7 +10,10 @@ Read from PrimeIntellect-ai/prime-rl's newest sources (``configs/rl.py``'s
   when a live-policy train source samples with truncation (``top_p < 1`` or a
   ``top_k``, in ``[orchestrator.train.sampling]`` or a source's own table),
   whatever the config says; only with an ``[inference]`` table (a managed
-  server).  prime-rl then bounds such sources' ``top_k`` (512 when only
+  server).  An ``[orchestrator.algo]`` (or a source's own ``algo``) of a type
+  whose loss needs the live policy's sampling logprobs (``grpo``, ``rae``,
+  ``opd``, ...: ``configs/algorithm.py`` rejects a frozen sampler for them)
+  leaves that as it is; ``sft``, or a type not known, makes it unknown.  prime-rl then bounds such sources' ``top_k`` (512 when only
   ``top_p`` truncates) and rejects a truncating ``temperature = 0`` itself.
 - It sets ``logprobs_mode = "processed_logprobs"`` unless ``[inference.vllm]``
   sets another, and ``VLLM_USE_V2_MODEL_RUNNER=1`` while replay is on.
@@ -34,6 +37,18 @@ Read from PrimeIntellect-ai/prime-rl's newest sources (``configs/rl.py``'s
 - vLLM: prime-rl requires ``vllm>=0.26.0`` (0.8.0), a lower bound only, so it
   gives no target version.
 """
+
+# An algorithm table changes which model samples train rollouts only for these types: every other
+# (rl and ref_kl loss types) must sample from the live policy (configs/algorithm.py,
+# BaseAlgoConfig.validate_sampling_source); "sft" may sample from a frozen model.
+_LIVE_POLICY_ALGOS = ["grpo", "echo", "max_rl", "rae", "hierarchical_grpo", "opd", "opsd"]
+
+
+def _algo(key: str) -> dict:
+    return {"key": key, "unless": {"type": _LIVE_POLICY_ALGOS}}
+
+
+_ALGO_TABLES = [_algo("orchestrator.train.algo"), _algo("orchestrator.algo")]
 
 PACK = {
     "name": "prime-rl",
@@ -62,8 +77,8 @@ PACK = {
             "items": "orchestrator.train.source",
             "inherit": "orchestrator.train",
             # A source with its own algorithm may sample from a frozen model, not the live policy.
-            "item_unknown_if": ["algo"],
-            "unknown_if_written": ["orchestrator.train.algo", "orchestrator.algo"],
+            "item_unknown_if": [_algo("algo")],
+            "unknown_if_written": _ALGO_TABLES,
             "when_any": [
                 {"key": "sampling.top_p", "below": 1.0},
                 {"key": "sampling.top_k", "set": True},
@@ -72,8 +87,14 @@ PACK = {
     ],
     "engine": [
         {"key": "inference.enable_return_sampling_mask", "arg": "return_sampling_mask"},
-        # InferenceConfig.to_namespace sets each key on the server's parsed arguments.
-        {"prefix": "inference.vllm", "reaches": "serve-namespace"},
+        # InferenceConfig.to_namespace sets each key on the server's parsed arguments; VllmConfig
+        # (configs/inference.py) types some of them first, and rejects what these do not admit
+        # (the GPU layout divides by tensor_parallel_size: configs/rl.py, inference.py).
+        {"prefix": "inference.vllm", "reaches": "serve-namespace", "framework_accepts": {
+            "dtype": ["auto", "float16", "bfloat16", "float32"], "tensor_parallel_size": {"ge": 1}, "data_parallel_size": {"ge": 1},
+            "data_parallel_size_local": {"ge": 1}, "data_parallel_rpc_port": {"ge": 1, "le": 65535},
+            "api_server_count": {"ge": 0},
+        }},
     ],
     "engine_unknown": ["model", "hf_overrides"],
     "sets": [
@@ -97,14 +118,14 @@ PACK = {
             "key": "orchestrator.train.sampling.top_k", "param": "top_k", "group": "train",
             "present": "orchestrator.train.source", "null": -1,
             "null_when": [{"key": "orchestrator.train.sampling.top_p", "below": 1.0, "value": 512}],
-            "items": {"list": "orchestrator.train.source", "keys": ["sampling.top_k", "sampling.top_p", "algo"],
-                      "unknown_if_written": ["orchestrator.train.algo", "orchestrator.algo"]},
+            "items": {"list": "orchestrator.train.source", "keys": ["sampling.top_k", "sampling.top_p", _algo("algo")],
+                      "unknown_if_written": _ALGO_TABLES},
         },
         {
             "key": "orchestrator.train.sampling.temperature", "param": "temperature", "group": "train",
             "present": "orchestrator.train.source",
-            "items": {"list": "orchestrator.train.source", "keys": ["sampling.temperature", "algo"],
-                      "unknown_if_written": ["orchestrator.train.algo", "orchestrator.algo"]},
+            "items": {"list": "orchestrator.train.source", "keys": ["sampling.temperature", _algo("algo")],
+                      "unknown_if_written": _ALGO_TABLES},
         },
         {
             "key": "orchestrator.eval.sampling.temperature", "param": "temperature", "group": "eval",

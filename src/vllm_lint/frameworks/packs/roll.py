@@ -9,7 +9,8 @@ rlvr_rollout, agentic, agentic_rollout and onpolicy_distill pipelines have an
 ``sleep_level`` (not engine arguments) and passes the rest as ``**kwargs`` to
 ``AsyncEngineArgs``; ``actor_infer.generating_args`` becomes every request's
 ``SamplingParams`` (defaults from ``roll/configs/generating_args.py``:
-``top_k=50``, ``temperature=0.95``).  ROLL never sets ``logprobs_mode``.  ROLL pins vLLM per torch build in
+``top_k=50``, ``temperature=0.95``); ``actor_infer.model_args.dtype`` (``bf16``, ...) becomes
+``dtype``, over the strategy config's.  ROLL never sets ``logprobs_mode``.  ROLL pins vLLM per torch build in
 ``requirements_torch*_vllm.txt`` (0.8.4, 0.10.2, and an unpinned nightly for
 torch 2.10), not in its package's metadata, so it gives no target version.
 """
@@ -35,6 +36,11 @@ PACK = {
     "backend": {"key": "actor_infer.strategy_args.strategy_name", "values": ["vllm"]},
     "engine": [
         {"prefix": "actor_infer.strategy_args.strategy_config", "except": ["VLLM_USE_V1", "sleep_level"]},
+        # vllm_strategy.py then updates the copy with its own: the worker's model dtype (ROLL's
+        # spelling; null or any other is "auto").  The pipeline's seed is not mapped: set_seed
+        # seeds ROLL's own generators with it first, so a value vLLM would reject fails there.
+        {"key": "actor_infer.model_args.dtype", "arg": "dtype",
+         "values": {"fp32": "float32", "fp16": "float16", "bf16": "bfloat16"}, "otherwise": "auto"},
     ],
     "engine_unknown": ["model", "hf_overrides"],
     # What vllm_strategy.py and create_async_llm pass to ``AsyncEngineArgs`` on their own:

@@ -40,13 +40,28 @@ PACK = {
     },
     "backend": {"key": "generator.inference_engine.backend", "values": ["vllm"]},
     "engine": [
+        # build_vllm_cli_args's ``overrides``, set on the server's parsed arguments from the
+        # inference_engine config, before engine_init_kwargs (trainer.seed, which seeds the
+        # trainer too, is not mapped).
+        *({"key": f"generator.inference_engine.{key}", "arg": arg, "reaches": "serve-namespace"} for key, arg in (
+            ("model_dtype", "dtype"), ("gpu_memory_utilization", "gpu_memory_utilization"), ("enable_prefix_caching", "enable_prefix_caching"),
+            ("enforce_eager", "enforce_eager"), ("max_num_batched_tokens", "max_num_batched_tokens"),
+            ("max_num_seqs", "max_num_seqs"), ("enable_return_routed_experts", "enable_return_routed_experts"),
+            ("language_model_only", "language_model_only"),
+        )),
+        # The parallel sizes lay out the engines' placement groups first (a size below 1 fails there).
+        *({"key": f"generator.inference_engine.{name}", "arg": name, "reaches": "serve-namespace", "framework_accepts": {"ge": 1}}
+          for name in ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size")),
+        {"key": "generator.inference_engine.expert_parallel_size", "arg": "enable_expert_parallel", "above": 1,
+         "reaches": "serve-namespace", "framework_accepts": {"ge": 1}},
         {"key": "generator.inference_engine.speculative_config", "arg": "speculative_config"},
         # build_vllm_cli_args sets each key on the server's parsed arguments (FrontendArgs + AsyncEngineArgs).
         {"prefix": "generator.inference_engine.engine_init_kwargs", "reaches": "serve-namespace"},
     ],
     "engine_unknown": ["model", "hf_overrides", "speculative_config"],
     # What inference_servers/utils.py sets on the server's arguments on its own, before
-    # engine_init_kwargs (which win): from the inference_engine config and the placement.
+    # engine_init_kwargs (which win): from the inference_engine config (the engine entries'
+    # keys, where the config writes them or a default is recorded) and the placement.
     "passes": [
         {"arg": "trust_remote_code", "value": True},
         {"arg": "generation_config", "value": "vllm"},

@@ -70,29 +70,52 @@ PACK = {
     # Only a vLLM rollout builds the engine; another backend means nothing to check.
     "backend": {"key": "actor_rollout_ref.rollout.name", "values": ["vllm"]},
     "engine": [
-        {"key": "actor_rollout_ref.rollout.logprobs_mode", "arg": "logprobs_mode"},
-        {"key": "actor_rollout_ref.rollout.enforce_eager", "arg": "enforce_eager"},
-        # vllm_async_server renders the keys as `vllm serve` options (build_cli_args_from_config).
+        # vllm_async_server.launch_server's ``args``: the rollout's own keys, rendered as `vllm serve`
+        # options by build_cli_args_from_config (None left out, false left out, true a bare flag).
+        *({"key": f"actor_rollout_ref.rollout.{key}", "arg": arg, "reaches": "serve-argv"} for key, arg in (
+            ("dtype", "dtype"), ("max_num_seqs", "max_num_seqs"), ("enable_chunked_prefill", "enable_chunked_prefill"),
+            ("max_num_batched_tokens", "max_num_batched_tokens"), ("enable_prefix_caching", "enable_prefix_caching"),
+            ("enable_sleep_mode", "enable_sleep_mode"), ("logprobs_mode", "logprobs_mode"),
+            ("enforce_eager", "enforce_eager"), ("gpu_memory_utilization", "gpu_memory_utilization"),
+            ("disable_log_stats", "disable_log_stats"), ("scheduling_policy", "scheduling_policy"), ("quantization", "quantization"),
+            ("enable_rollout_routing_replay", "enable_return_routed_experts"),
+        )),
+        # The workers' device mesh is sized with it first (a size below 1 fails there).
+        {"key": "actor_rollout_ref.rollout.tensor_model_parallel_size", "arg": "tensor_parallel_size", "reaches": "serve-argv",
+         "framework_accepts": {"ge": 1}},
+        # Expert parallelism (expert_parallel_size > 1, which RolloutConfig requires to be TP x DP):
+        # the flag, and the rollout's data-parallel size with it.
+        {"key": "actor_rollout_ref.rollout.expert_parallel_size", "arg": "enable_expert_parallel", "above": 1, "reaches": "serve-argv"},
+        {"key": "actor_rollout_ref.rollout.data_parallel_size", "arg": "data_parallel_size", "reaches": "serve-argv",
+         "when": {"key": "actor_rollout_ref.rollout.expert_parallel_size", "above": 1}, "framework_accepts": {"ge": 1}},
+        # null: the model's max_position_embeddings (the server's __init__).
+        {"key": "actor_rollout_ref.rollout.max_model_len", "arg": "max_model_len", "reaches": "serve-argv", "null": "run-time"},
+        # "dummy" becomes "auto" outside the hybrid rollout mode, which is chosen at run time.
+        {"key": "actor_rollout_ref.rollout.load_format", "arg": "load_format", "reaches": "serve-argv", "replaced": ["dummy*"]},
         {"prefix": "actor_rollout_ref.rollout.engine_kwargs.vllm", "reaches": "serve-argv"},
+        # Put into engine_kwargs when set, over a cuda_graph_sizes written there.
+        {"key": "actor_rollout_ref.rollout.cudagraph_capture_sizes", "arg": "cuda_graph_sizes", "reaches": "serve-argv", "unless_empty": True},
     ],
     # Set by the framework from runtime state (the model path, quantisation overrides).
     "engine_unknown": ["model", "hf_overrides"],
     # What vllm_async_server.launch_server passes on its own ("args"), under engine_kwargs.vllm
     # (splatted last, so a key written there wins); those it sets from run-time state are unknown.
+    # The rollout's own keys above are passed always: their values, as the engine entries read them.
     "passes": [
-        {"arg": "enable_sleep_mode", "key": "actor_rollout_ref.rollout.enable_sleep_mode"},
-        {"arg": "tensor_parallel_size", "key": "actor_rollout_ref.rollout.tensor_model_parallel_size"},
+        *({"arg": name} for name in (
+            "dtype", "load_format", "max_model_len", "max_num_seqs", "enable_chunked_prefill", "max_num_batched_tokens",
+            "enable_prefix_caching", "enable_sleep_mode", "logprobs_mode", "enforce_eager", "gpu_memory_utilization",
+            "disable_log_stats", "tensor_parallel_size", "scheduling_policy", "quantization", "enable_return_routed_experts",
+            "cuda_graph_sizes",
+        )),
         {"arg": "distributed_executor_backend", "value": "mp"},
-        # Expert parallelism (rollout.expert_parallel_size > 1), multi-node launches, LoRA, MTP.
+        # Expert parallelism (above), multi-node launches, LoRA, MTP.
         *({"arg": name} for name in (
             "enable_expert_parallel", "data_parallel_size", "data_parallel_size_local", "data_parallel_start_rank",
             "data_parallel_address", "data_parallel_rpc_port", "nnodes", "node_rank", "master_addr", "master_port",
             "enable_lora", "max_loras", "max_lora_rank", "fully_sharded_loras", "speculative_config",
-            "compilation_config", "dtype", "load_format", "max_model_len", "max_num_seqs", "enable_chunked_prefill",
-            "max_num_batched_tokens", "enable_prefix_caching", "gpu_memory_utilization", "disable_log_stats", "seed",
-            "quantization", "scheduling_policy", "served_model_name", "enable_return_routed_experts",
-            "limit_mm_per_prompt", "cuda_graph_sizes", "worker_extension_cls", "skip_tokenizer_init",
-            "trust_remote_code", "override_generation_config",
+            "compilation_config", "seed", "served_model_name", "limit_mm_per_prompt", "worker_extension_cls",
+            "skip_tokenizer_init", "trust_remote_code", "override_generation_config",
         )),
     ],
     "request": [
@@ -108,6 +131,9 @@ PACK = {
         "actor_rollout_ref.rollout.temperature": 1.0,
         "actor_rollout_ref.rollout.top_p": 1,
         "actor_rollout_ref.rollout.enforce_eager": False,
+        "actor_rollout_ref.rollout.expert_parallel_size": 1,
+        # Put into the server's arguments only when set (vllm_async_server.py).
+        "actor_rollout_ref.rollout.cudagraph_capture_sizes": None,
         # RolloutConfig's own defaults (verl/workers/config/rollout.py, rollout/rollout.yaml).
         "actor_rollout_ref.rollout.enable_sleep_mode": True,
         "actor_rollout_ref.rollout.tensor_model_parallel_size": 2,
