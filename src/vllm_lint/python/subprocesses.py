@@ -112,6 +112,7 @@ def _located(value: object, span: Span) -> Word:
     if isinstance(value, Prefixed):
         word.prefix = value.prefix
     word.extra["span"] = span
+    word.extra["element"] = True  # exactly one argument, whatever its value
     return word
 
 
