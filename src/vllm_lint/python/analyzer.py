@@ -41,7 +41,7 @@ from vllm_lint.python.state import (
     State,
     span_of,
 )
-from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
+from vllm_lint.python.subprocesses import SUBPROCESS_CALLS, command_hook
 from vllm_lint.python.guards import catches_type_error
 from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler, vllm_world_arm
 from vllm_lint.python.symbols import VllmClass, VllmModule
@@ -484,6 +484,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         if self._returns is not None:
             self._returns.append(value)  # an inlined call: the caller receives it
         elif node.value is not None:
+            command_hook(self, node, value)  # a framework runs the argv a service's hook returns
             self._escape(value)
         self._stopped = True
 

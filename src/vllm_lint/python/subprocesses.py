@@ -111,6 +111,56 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
     return UNKNOWN
 
 
+# Serving frameworks that run the argv a method of the service class returns, as its process:
+# BentoML's ``__command__`` (``_bentoml_impl``: ``cmd_getter()``, each element through
+# ``string.Template(...).substitute(os.environ)``, then ``anyio.open_process(cmd)``: no shell).
+COMMAND_HOOKS = {"__command__": "bentoml"}
+
+
+def imports_module(tree: ast.Module, module: str) -> bool:
+    """``import module``/``from module... import ...`` anywhere in the module."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == module for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == module:
+            return True
+    return False
+
+
+def command_hook(analysis, node: ast.Return, value: object) -> bool:
+    """``return [...]`` of a service class's command hook (``def __command__(self)`` in a module
+    that imports BentoML): the framework runs that argv; its engine is added like a subprocess's.
+    The environment is the method's (the framework's worker process, whose variables are not known)."""
+    from vllm_lint.python.values import ListObj, Prefixed
+
+    scope = analysis.scope
+    framework = COMMAND_HOOKS.get(getattr(scope.node, "name", ""))
+    if scope.kind != "function" or scope.class_node is None or framework is None or node.value is None:
+        return False
+    imports = analysis.__dict__.setdefault("_hook_frameworks", {})
+    if framework not in imports:
+        imports[framework] = imports_module(analysis.tree, framework)
+    if not imports[framework] or not isinstance(value, ListObj):
+        return False
+    expanded = ListObj([_expand_variables(elem, Prefixed) for elem in value.elems], value.exact, value.node)
+    expanded.spans, expanded.optional, expanded.through = value.spans, value.optional, value.through
+    words = _list_words(expanded, node.value, _span(node), ListObj)
+    if words is None:
+        return False
+    env, env_open = _clean(dict(analysis.state.env)), analysis.state.env_open
+    _Engines(analysis, _span(node)).launch(words, env, env_open)
+    return True
+
+
+def _expand_variables(elem: object, prefixed_type) -> object:
+    """An element as ``string.Template(elem).substitute(os.environ)`` leaves it: ``$NAME`` and
+    ``${NAME}`` are the worker's variables, unknown here."""
+    if not isinstance(elem, str) or "$" not in elem:
+        return elem
+    prefix = elem.split("$", 1)[0]
+    return prefixed_type(prefix) if prefix else UNKNOWN
+
+
 def _located(value: object, span: Span) -> Word:
     """The word of one argv element: its text, or the certain start of it (``f"--port={port}"``)."""
     from vllm_lint.python.values import Prefixed
