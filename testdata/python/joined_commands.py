@@ -78,3 +78,12 @@ async def serve_async():
 
     cmd = ["vllm", "serve", MODEL, "--port", str(PORT), "--return-sampling-mask"]  # expect: VLM105
     return await asyncio.create_subprocess_shell(" ".join(cmd))
+
+
+@modal.web_server(port=PORT)
+def serve_multimodal(limits):
+    import json
+
+    cmd = ["vllm", "serve", MODEL, "--limit-mm-per-prompt", f"'{json.dumps(limits)}'"]
+    cmd += ["--return-sampling-mask"]  # expect: VLM105
+    subprocess.Popen(" ".join(cmd), shell=True)

@@ -176,6 +176,7 @@ def _located(value: object, span: Span) -> Word:
 # Stands for an element of unknown value in the text a shell runs: like an unquoted ``$(cmd)``,
 # one value where one value stands, any number of words where a flag's name stands.
 _UNKNOWN_TEXT = "$(:)"
+_QUOTING = frozenset("'\"\\`$")
 
 
 def _joined_script(argv, fallback: Span, list_type) -> tuple[str, list[int], list[Span]] | None:
@@ -192,8 +193,8 @@ def _joined_script(argv, fallback: Span, list_type) -> tuple[str, list[int], lis
     for index, elem in enumerate(argv.elems):
         if isinstance(elem, str) and not (optional and optional[index]):
             text = elem
-        elif isinstance(elem, Prefixed) and not (optional and optional[index]):
-            text = elem.prefix + _UNKNOWN_TEXT
+        elif isinstance(elem, Prefixed) and not (optional and optional[index]) and not _QUOTING.intersection(elem.prefix):
+            text = elem.prefix + _UNKNOWN_TEXT  # `f"--port={port}"`; a quote opened there may close in the rest
         else:
             text = _UNKNOWN_TEXT
         if pieces:
