@@ -124,6 +124,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._volatile_env = False
         self._depth = 0
         self._returns: list[object] | None = None
+        # The states in which the inlined function being run returns (``instances._inlined_block``).
+        self._return_states: list[State] = []
         self._stopped = False
         self._inline_stack: list[ast.AST] = []
         # Explain mode (``Trace.active``): the calls whose code is running, innermost last, as Steps.
@@ -483,6 +485,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         value = self._eval(node.value) if node.value is not None else None
         if self._returns is not None:
             self._returns.append(value)  # an inlined call: the caller receives it
+            self._return_states.append(self.state)  # and goes on from here
         elif node.value is not None:
             command_hook(self, node, value)  # a framework runs the argv a service's hook returns
             self._escape(value)

@@ -133,13 +133,17 @@ class InstancesMixin:
         """Run an inlined function's body in the current scope and state; then the closures it
         defined that build engines, over its final state (``async def _init(): from_engine_args(ea)``)."""
         self._nested_defs.append([])
+        outer_returns, self._return_states = self._return_states, []
         try:
             self._block(fn.body)
-            final = None if self._stopped else self.state
+            # The function ends where it returns as well as at its last line; None: it always raises.
+            ends = self._return_states + ([] if self._stopped else [self.state])
+            final = self._join(ends) if ends else None
             returns = list(self._returns) + ([] if self._stopped else [None])
             nested = self._nested_defs[-1]
         finally:
             self._nested_defs.pop()
+            self._return_states = outer_returns
         if nested:
             self._run_closures(nested)
         return final, returns
@@ -151,14 +155,14 @@ class InstancesMixin:
             local, declared = self.summary.locals_of(node)
             self.scope = Scope("function", node, outer, local, declared, class_node=outer.class_node)
             self.state = State({}, dict(state.env), state.env_open)
-            saved = (self._returns, self._stopped)
-            self._returns, self._stopped = [], False
+            saved = (self._returns, self._stopped, self._return_states)
+            self._returns, self._stopped, self._return_states = [], False, []
             self._inline_stack.append(node)
             try:
                 self._block(node.body)
             finally:
                 self._inline_stack.pop()
-                self._returns, self._stopped = saved
+                self._returns, self._stopped, self._return_states = saved
         self.scope, self.state = outer, state
 
     def _self_method_call(self, target: SelfAttribute, call: ast.Call) -> object:
