@@ -584,7 +584,14 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
     def _loop(self, node: ast.AST, header: list[ast.AST]) -> None:
         """A loop run an unknown number of times: what it touches is forgotten before and after."""
         touched = self.summary.touched_by_loop(node, header)
-        self._forget(touched)
+        # A list the loop only appends to (``for k, v in flags.items(): cmd.append(f"--{k}")``) keeps
+        # what it held before the loop, then any number of unknown elements.
+        prefixes = {
+            name: (value, len(value.elems))
+            for name in touched.grown_only
+            if isinstance(value := self.state.names.get(name), ListObj)
+        }
+        self._forget(touched, kept=prefixes)
         for expr in header:
             if isinstance(expr, ast.expr):
                 self._eval(expr)
@@ -596,7 +603,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._stopped = False  # break/continue end an iteration, not the code after the loop
         self._block(node.orelse)
         self._stopped = False
-        self._forget(touched)
+        self._forget(touched, kept={n: p for n, p in prefixes.items() if self.state.names.get(n) is p[0]})
 
     def _stmt_For(self, node: ast.For) -> None:
         iterable = self._eval(node.iter)
@@ -770,7 +777,15 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         for name in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
             self._escape(self.state.names.pop(name))
 
-    def _forget(self, touched: Touched) -> None:
+    def _forget(self, touched: Touched, kept: dict | None = None) -> None:
+        """``kept``: lists only grown at their end, with the number of elements they keep."""
+        for name, (value, length) in (kept or {}).items():
+            del value.elems[length:]
+            if value.spans is not None:
+                del value.spans[length:]
+            value.exact, value.optional, value.through = False, None, None
+        if kept:
+            touched = touched.without(set(kept))
         if "self" in touched.names:
             self._drop_self_shadows()
         for name, keys in touched.literal_keys.items():
