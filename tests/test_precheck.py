@@ -145,6 +145,45 @@ def test_a_launch_the_analyzer_reports_is_let_through(call):
     assert _could_find(source), source
 
 
+COMMAND_HOOK = """
+    import bentoml
+
+    @bentoml.service(resources={"gpu": 1})
+    class Server:
+        def __command__(self):
+            return ["vllm", "serve", "Qwen/Qwen3-8B", "--return-sampling-mask"]
+"""
+
+COMMAND_HOOK_FROM_IMPORT = """
+    from bentoml import service
+
+    @service()
+    class Server:
+        def __command__(self) -> list[str]:
+            command = ["vllm", "serve", "Qwen/Qwen3-8B"]
+            command.append("--return-sampling-mask")
+            return command
+"""
+
+COMMAND_HOOK_ELSEWHERE = """
+    class RestartCommand:
+        def __command__(self):
+            return ["vllm", "serve", "Qwen/Qwen3-8B", "--return-sampling-mask"]
+"""
+
+
+@pytest.mark.parametrize("source", [COMMAND_HOOK, COMMAND_HOOK_FROM_IMPORT])
+def test_a_command_hook_the_analyzer_reports_is_let_through(source):
+    """BentoML runs the argv a service's ``__command__`` returns: a launch with no process call."""
+    assert _reports(source)
+    assert _could_find(source)
+
+
+def test_a_command_hook_without_its_framework_is_skipped():
+    assert not _reports(COMMAND_HOOK_ELSEWHERE)
+    assert not _could_find(COMMAND_HOOK_ELSEWHERE)
+
+
 # ------------------------------------------------------------- what it skips
 
 

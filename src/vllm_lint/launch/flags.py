@@ -499,6 +499,15 @@ def _unknown_single(word: Word) -> bool:
     return word.text is None and (not word.open or one_value(word)) and not word.maybe
 
 
+def _list_value(word: Word) -> bool:
+    """A word of a Python argv list (an element, or a word of one joined for a shell) that
+    argparse takes as one more value of an option of several values: known and not an option,
+    or unknown (a name, an ``os.environ[...]`` value: more values, not flags)."""
+    if not word.extra.get("element") or word.maybe:
+        return False
+    return _unknown_single(word) or (word.known and not _option_like(word))
+
+
 def _unknown_value_on_some_paths(word: Word) -> bool:
     """One unknown word that some paths leave out (a value a Python renderer writes for a
     setting that is not ``True``): where it is present, it is the option's value."""
@@ -511,6 +520,13 @@ def _many_values_end(items: list, index: int) -> int:
     not into options; an expansion that may hold options ends them."""
     while index < len(items):
         word = items[index][0]
+        if word.extra.get("element"):
+            # ["--served-model-name", name, "alias"]: a Python list's elements up to the next
+            # option are its values, an unknown one among them more values.
+            if not _list_value(word):
+                break
+            index += 1
+            continue
         if _option_like(word) or (word.open and not one_value(word) and not glued(word)) or word.maybe:
             break
         index += 1

@@ -78,7 +78,7 @@ def _mentions_setting(text: bytes) -> bool:
     )
 
 
-_STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec")
+_STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec|__command__")
 
 
 def needs_analysis(source: bytes, path: str | None) -> bool:

@@ -43,7 +43,7 @@ from vllm_lint.python.state import (
     State,
     span_of,
 )
-from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
+from vllm_lint.python.subprocesses import SUBPROCESS_CALLS, command_hook
 from vllm_lint.python.guards import catches_type_error
 from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler, vllm_world_arm
 from vllm_lint.python.symbols import VllmClass, VllmModule
@@ -511,6 +511,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             self._returns.append(value)  # an inlined call: the caller receives it
             self._return_states.append(self.state)  # and goes on from here
         elif node.value is not None:
+            command_hook(self, node, value)  # a framework runs the argv a service's hook returns
             self._escape(value)
         self._stopped = True
 
@@ -607,7 +608,14 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
     def _loop(self, node: ast.AST, header: list[ast.AST]) -> None:
         """A loop run an unknown number of times: what it touches is forgotten before and after."""
         touched = self.summary.touched_by_loop(node, header)
-        self._forget(touched)
+        # A list the loop only appends to (``for k, v in flags.items(): cmd.append(f"--{k}")``) keeps
+        # what it held before the loop, then any number of unknown elements.
+        prefixes = {
+            name: (value, len(value.elems))
+            for name in touched.grown_only
+            if isinstance(value := self.state.names.get(name), ListObj)
+        }
+        self._forget(touched, kept=prefixes)
         for expr in header:
             if isinstance(expr, ast.expr):
                 self._eval(expr)
@@ -619,7 +627,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._stopped = False  # break/continue end an iteration, not the code after the loop
         self._block(node.orelse)
         self._stopped = False
-        self._forget(touched)
+        self._forget(touched, kept={n: p for n, p in prefixes.items() if self.state.names.get(n) is p[0]})
 
     def _stmt_For(self, node: ast.For) -> None:
         iterable = self._eval(node.iter)
@@ -793,7 +801,15 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         for name in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
             self._escape(self.state.names.pop(name))
 
-    def _forget(self, touched: Touched) -> None:
+    def _forget(self, touched: Touched, kept: dict | None = None) -> None:
+        """``kept``: lists only grown at their end, with the number of elements they keep."""
+        for name, (value, length) in (kept or {}).items():
+            del value.elems[length:]
+            if value.spans is not None:
+                del value.spans[length:]
+            value.exact, value.optional, value.through = False, None, None
+        if kept:
+            touched = touched.without(set(kept))
         if "self" in touched.names:
             self._drop_self_shadows()
         for name, keys in touched.literal_keys.items():

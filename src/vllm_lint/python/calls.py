@@ -43,6 +43,8 @@ from vllm_lint.python.values import (
     OneOf,
     PartialObj,
     ShellJoined,
+    SpaceJoined,
+    JoinedText,
     Slot,
     StdName,
     VllmConfigObj,
@@ -666,9 +668,14 @@ class CallsMixin:
         if node.keywords or len(args) != len(node.args):
             return UNKNOWN
         if name == "join":
-            items = args[0].elems if len(args) == 1 and isinstance(args[0], ListObj) and args[0].exact else None
+            argv = args[0] if len(args) == 1 and isinstance(args[0], ListObj) else None
+            items = argv.elems if argv is not None and argv.exact else None
             if items is not None and all(isinstance(item, str) for item in items):
+                if text.isspace():
+                    return JoinedText(text.join(items), _snapshot(argv))
                 return text.join(items)
+            if argv is not None and text.isspace():
+                return SpaceJoined(_snapshot(argv))  # `" ".join(cmd)` run by a shell: its words
             return UNKNOWN
         if not all(isinstance(arg, (str, int)) and not isinstance(arg, bool) for arg in args):
             return UNKNOWN
@@ -917,3 +924,12 @@ def omegaconf_copy(value: DictObj, memo: dict) -> DictObj:
         inner = omegaconf_copy(slot.value, memo) if isinstance(slot.value, DictObj) else slot.value
         result.items[key] = Slot(inner, slot.origin)
     return result
+
+
+def _snapshot(argv: ListObj) -> ListObj:
+    """The list as it is when joined: later changes to it do not reach the joined text."""
+    copy = ListObj(list(argv.elems), argv.exact, argv.node)
+    copy.spans = list(argv.spans) if argv.spans is not None else None
+    copy.optional = list(argv.optional) if argv.optional is not None else None
+    copy.through = argv.through
+    return copy

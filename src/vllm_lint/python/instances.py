@@ -133,6 +133,7 @@ class InstancesMixin:
         """Run an inlined function's body in the current scope and state; then the closures it
         defined that build engines, over its final state (``async def _init(): from_engine_args(ea)``)."""
         self._nested_defs.append([])
+        outer_returns, self._return_states = self._return_states, []
         try:
             self._block(fn.body)
             # What the call leaves: the states at its returns and at its end (None: it always raises).
@@ -142,6 +143,7 @@ class InstancesMixin:
             nested = self._nested_defs[-1]
         finally:
             self._nested_defs.pop()
+            self._return_states = outer_returns
         if nested:
             self._run_closures(nested)
         return final, returns

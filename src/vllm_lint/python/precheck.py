@@ -12,7 +12,9 @@ of them starts at a value only a few things produce:
   ``os.execvp``, ``asyncio.create_subprocess_exec``, ...), imported or reached as an attribute
   of its module: argv lists with ``vllm serve``, servers of the project, RL framework entry points;
 * a module of the project (``project.ProjectModules.find``): its values may be any of these,
-  its functions and classes may build engines (base classes, helpers in other modules).
+  its functions and classes may build engines (base classes, helpers in other modules);
+* a serving framework's command hook (``subprocesses.COMMAND_HOOKS``: a method named
+  ``__command__`` in a module that imports BentoML), whose returned argv the framework runs.
 
 A module that imports none of the first two kinds, or binds them but reads them only in
 annotations (where the analyzer never calls them), and imports no project module, has no
@@ -34,7 +36,7 @@ from bisect import bisect_left
 
 import vllm_lint.python.symbols as symbols
 from vllm_lint.python.state import STD_MODULES
-from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
+from vllm_lint.python.subprocesses import COMMAND_HOOKS, SUBPROCESS_CALLS, imports_module
 
 # Names whose value starts an engine, a request or an engine built from EngineArgs.
 ENGINE_NAMES = symbols.KNOWN_CLASSES | symbols.ENGINE_ARGS_FUNCTIONS
@@ -297,7 +299,7 @@ def could_find(tree: ast.Module, source: str | None = None, path: str | None = N
         source = source.replace("\r\n", "\n").replace("\r", "\n")
     import_lines = None if source is None else _word_lines(source, ("import",))
     triggers = _imports(tree, path, project, import_lines)
-    if triggers.project_import:
+    if triggers.project_import or _has_command_hook(tree, source):
         return True
     words = triggers.names | triggers.attributes
     if not words:
@@ -307,11 +309,24 @@ def could_find(tree: ast.Module, source: str | None = None, path: str | None = N
     return any(_statement_uses(stmt, ctx) for stmt in _statements(tree.body, lines))
 
 
+def _has_command_hook(tree: ast.Module, source: str | None) -> bool:
+    """A class with a command hook method in a module that imports the framework that runs it."""
+    if source is not None and not any(hook in source for hook in COMMAND_HOOKS):
+        return False
+    for stmt in _statements(tree.body, None):
+        if isinstance(stmt, ast.ClassDef):
+            for item in stmt.body:
+                framework = COMMAND_HOOKS.get(getattr(item, "name", "")) if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+                if framework is not None and imports_module(tree, framework):
+                    return True
+    return False
+
+
 # ----------------------------------------------------------------- before parsing
 
 _ENGINE_WORDS = tuple(sorted(name.encode() for name in ENGINE_NAMES))
-# ``subprocess.*``, ``asyncio.create_subprocess_*`` and ``os.exec*`` need one of these in the text.
-_PROCESS_WORDS = (b"subprocess", b"execv", b"execl")
+# ``subprocess.*``, ``asyncio.create_subprocess_*``, ``os.exec*`` and the command hooks need one of these in the text.
+_PROCESS_WORDS = (b"subprocess", b"execv", b"execl", *(hook.encode() for hook in COMMAND_HOOKS))
 _RELATIVE_IMPORT = re.compile(rb"from[\s\\]*\.")
 
 

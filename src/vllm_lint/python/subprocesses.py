@@ -48,7 +48,7 @@ def _span(node: ast.AST) -> Span:
 
 def subprocess_call(analysis, path: str, node: ast.Call) -> object:
     """Evaluate a process-starting call; record the vLLM engine it starts, if any."""
-    from vllm_lint.python.values import DictObj, ListObj, StdName
+    from vllm_lint.python.values import DictObj, ListObj, StdName, joined_words
 
     values: dict[int, object] = {}
     for arg in node.args:
@@ -66,13 +66,16 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
 
     argv_words: list[Word] | None = None
     script: tuple[str, Span] | None = None
+    joined: tuple[str, list[int], list[Span]] | None = None
     env_node = keywords.get("env")
     name = path.rsplit(".", 1)[1]
     if path.startswith("subprocess."):
         target = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else keywords.get("args")
         argv = value_of(target)
         shell_value = value_of(keywords.get("shell")) if "shell" in keywords else False
-        if isinstance(argv, str) and shell_value is True:
+        if joined_words(argv) is not None and shell_value is True:
+            joined = _joined_script(joined_words(argv), _span(target), ListObj)
+        elif isinstance(argv, str) and shell_value is True:
             script = (argv, _span(target))
         elif type(argv).__name__ == "ShellJoined" and shell_value is True:
             argv_words = _list_words(argv.argv, target, call_span, ListObj)
@@ -80,7 +83,9 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
             argv_words = _list_words(argv, target, call_span, ListObj)
     elif path == "asyncio.create_subprocess_shell":
         text = value_of(node.args[0] if node.args else keywords.get("cmd"))
-        if isinstance(text, str) and node.args:
+        if joined_words(text) is not None and node.args:
+            joined = _joined_script(joined_words(text), _span(node.args[0]), ListObj)
+        elif isinstance(text, str) and node.args:
             script = (text, _span(node.args[0]))
     elif path == "asyncio.create_subprocess_exec":
         argv_words = _elements(node.args, values, call_span, ListObj)
@@ -97,11 +102,63 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
 
     env, env_open = _environment(analysis, env_node, values, DictObj, StdName)
     engines = _Engines(analysis, call_span)
-    if script is not None:
+    if joined is not None:
+        engines.script(joined[0], _span(node.args[0] if node.args else node), env, env_open, joined[1], joined[2])
+    elif script is not None:
         engines.script(script[0], script[1], env, env_open)
     elif argv_words is not None:
         engines.launch(argv_words, env, env_open)
     return UNKNOWN
+
+
+# Serving frameworks that run the argv a method of the service class returns, as its process:
+# BentoML's ``__command__`` (``_bentoml_impl``: ``cmd_getter()``, each element through
+# ``string.Template(...).substitute(os.environ)``, then ``anyio.open_process(cmd)``: no shell).
+COMMAND_HOOKS = {"__command__": "bentoml"}
+
+
+def imports_module(tree: ast.Module, module: str) -> bool:
+    """``import module``/``from module... import ...`` anywhere in the module."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == module for alias in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == module:
+            return True
+    return False
+
+
+def command_hook(analysis, node: ast.Return, value: object) -> bool:
+    """``return [...]`` of a service class's command hook (``def __command__(self)`` in a module
+    that imports BentoML): the framework runs that argv; its engine is added like a subprocess's.
+    The environment is the method's (the framework's worker process, whose variables are not known)."""
+    from vllm_lint.python.values import ListObj, Prefixed
+
+    scope = analysis.scope
+    framework = COMMAND_HOOKS.get(getattr(scope.node, "name", ""))
+    if scope.kind != "function" or scope.class_node is None or framework is None or node.value is None:
+        return False
+    imports = analysis.__dict__.setdefault("_hook_frameworks", {})
+    if framework not in imports:
+        imports[framework] = imports_module(analysis.tree, framework)
+    if not imports[framework] or not isinstance(value, ListObj):
+        return False
+    expanded = ListObj([_expand_variables(elem, Prefixed) for elem in value.elems], value.exact, value.node)
+    expanded.spans, expanded.optional, expanded.through = value.spans, value.optional, value.through
+    words = _list_words(expanded, node.value, _span(node), ListObj)
+    if words is None:
+        return False
+    env, env_open = _clean(dict(analysis.state.env)), analysis.state.env_open
+    _Engines(analysis, _span(node)).launch(words, env, env_open)
+    return True
+
+
+def _expand_variables(elem: object, prefixed_type) -> object:
+    """An element as ``string.Template(elem).substitute(os.environ)`` leaves it: ``$NAME`` and
+    ``${NAME}`` are the worker's variables, unknown here."""
+    if not isinstance(elem, str) or "$" not in elem:
+        return elem
+    prefix = elem.split("$", 1)[0]
+    return prefixed_type(prefix) if prefix else UNKNOWN
 
 
 def _located(value: object, span: Span) -> Word:
@@ -112,7 +169,43 @@ def _located(value: object, span: Span) -> Word:
     if isinstance(value, Prefixed):
         word.prefix = value.prefix
     word.extra["span"] = span
+    word.extra["element"] = True  # exactly one argument, whatever its value
     return word
+
+
+# Stands for an element of unknown value in the text a shell runs: like an unquoted ``$(cmd)``,
+# one value where one value stands, any number of words where a flag's name stands.
+_UNKNOWN_TEXT = "$(:)"
+_QUOTING = frozenset("'\"\\`$")
+
+
+def _joined_script(argv, fallback: Span, list_type) -> tuple[str, list[int], list[Span]] | None:
+    """``" ".join(cmd)`` run with ``shell=True``: the text the shell reads, each character's element
+    (-1 for the blanks between them), and where each element was written."""
+    from vllm_lint.python.values import Prefixed
+
+    if not isinstance(argv, list_type):
+        return None
+    spans = argv.spans if argv.spans is not None and len(argv.spans) == len(argv.elems) else [None] * len(argv.elems)
+    optional = argv.optional if argv.optional is not None and len(argv.optional) == len(argv.elems) else None
+    pieces: list[str] = []
+    owners: list[int] = []
+    for index, elem in enumerate(argv.elems):
+        if isinstance(elem, str) and not (optional and optional[index]):
+            text = elem
+        elif isinstance(elem, Prefixed) and not (optional and optional[index]) and not _QUOTING.intersection(elem.prefix):
+            text = elem.prefix + _UNKNOWN_TEXT  # `f"--port={port}"`; a quote opened there may close in the rest
+        else:
+            text = _UNKNOWN_TEXT
+        if pieces:
+            pieces.append(" ")
+            owners.append(-1)
+        pieces.append(text)
+        owners.extend([index] * len(text))
+    if not argv.exact and optional is None:
+        pieces.append(" " + _UNKNOWN_TEXT)  # more elements, of unknown value
+        owners.extend([-1] * (len(_UNKNOWN_TEXT) + 1))
+    return "".join(pieces), owners, [span or fallback for span in spans]
 
 
 def _list_words(value, node, call_span: Span, list_type) -> list[Word] | None:
@@ -244,7 +337,10 @@ class _Engines:
         if candidate:
             self.analysis.framework_launches.append((words, self.call_span))
 
-    def script(self, text: str, span: Span, env: dict, env_open: bool) -> None:
+    def script(self, text: str, span: Span, env: dict, env_open: bool, owners: list[int] | None = None,
+               element_spans: list[Span] | None = None) -> None:
+        """``owners``: for text joined from a list's elements, each character's element, whose
+        span (``element_spans``) its words point at."""
         from vllm_lint.launch import shell
 
         state = shell.ShellState(
@@ -256,14 +352,17 @@ class _Engines:
 
         def on_command(command) -> None:
             for word in command.words:
+                owner = word.start if element_spans is not None else -1
                 word.start = word.end = -1
                 word.offs = None
                 word.style = NONE
-                word.extra["span"] = span
+                word.extra["span"] = element_spans[owner] if 0 <= owner < len(element_spans) else span
+                if owner >= 0:
+                    word.extra["element"] = True  # written in a Python list, as its elements are
             self.launch(command.words, command.env, command.env_open, elements=False)
 
         try:
-            shell.analyse(text, on_command, shell.Mapper([-1] * len(text)), state, False)
+            shell.analyse(text, on_command, shell.Mapper(owners if owners is not None else [-1] * len(text)), state, False)
         except shell.ShellSyntaxError:
             return
 

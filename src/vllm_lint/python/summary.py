@@ -205,11 +205,27 @@ class Touched(_ChainVisitor):
         self.literal_keys: dict[str, set[str]] = {}
         self.environ = False
         self.call_arguments = call_arguments
+        # Names only grown at their end (``cmd.append(x)``, ``cmd.extend(xs)``, ``cmd += [...]``), and
+        # the names changed any other way: a list in ``grown - changed`` keeps the elements it had.
+        self.grown: set[str] = set()
+        self.changed: set[str] = set()
+
+    @property
+    def grown_only(self) -> set[str]:
+        return self.grown - self.changed
 
     @classmethod
     def of_names(cls, names: set[str]) -> Touched:
         touched = cls()
         touched.names = set(names)
+        return touched
+
+    def without(self, names: set[str]) -> Touched:
+        """The same block's changes but for ``names``."""
+        touched = Touched(self.call_arguments)
+        touched.names = self.names - names
+        touched.literal_keys = {k: v for k, v in self.literal_keys.items() if k not in names}
+        touched.environ = self.environ
         return touched
 
     def _base(self, node: ast.AST) -> None:
@@ -220,10 +236,12 @@ class Touched(_ChainVisitor):
             node = node.value
         if isinstance(node, ast.Name):
             self.names.add(node.id)
+            self.changed.add(node.id)
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
             self.names.add(node.id)
+            self.changed.add(node.id)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         if (
@@ -243,12 +261,20 @@ class Touched(_ChainVisitor):
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
+            self.names.add(node.target.id)
+            self.grown.add(node.target.id)
+            self.visit(node.value)
+            return
         self._base(node.target)
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in self.MUTATORS:
+        if isinstance(func, ast.Attribute) and func.attr in ("append", "extend") and isinstance(func.value, ast.Name):
+            self.names.add(func.value.id)
+            self.grown.add(func.value.id)
+        elif isinstance(func, ast.Attribute) and func.attr in self.MUTATORS:
             self._base(func.value)
         if isinstance(func, ast.Attribute) and func.attr in ("putenv", "unsetenv"):
             self.environ = True
@@ -258,6 +284,7 @@ class Touched(_ChainVisitor):
             for arg in list(node.args) + [k.value for k in node.keywords if k.arg is not None]:
                 if isinstance(arg, ast.Name):
                     self.names.add(arg.id)
+                    self.changed.add(arg.id)
         self.generic_visit(node)
 
     def visit_FunctionDef(self, node: ast.AST) -> None:

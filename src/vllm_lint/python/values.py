@@ -188,6 +188,31 @@ class ShellJoined:
 
 
 @dataclass(frozen=True)
+class SpaceJoined:
+    """``" ".join(argv)`` of a list with elements of unknown value: a command line the shell
+    splits again (an element with blanks becomes several words, an unknown one any number)."""
+
+    argv: object
+
+
+class JoinedText(str):
+    """``" ".join(argv)`` of known strings: the text, which also remembers the list it joins
+    (where each element was written) for a shell that runs it."""
+
+    argv: object = None
+
+    def __new__(cls, text: str, argv: object = None) -> JoinedText:
+        joined = super().__new__(cls, text)
+        joined.argv = argv
+        return joined
+
+
+def joined_words(value: object) -> object:
+    """The list a ``" ".join(...)`` value joins (``SpaceJoined``, ``JoinedText``), else None."""
+    return value.argv if isinstance(value, (SpaceJoined, JoinedText)) else None
+
+
+@dataclass(frozen=True)
 class StdName:
     """A standard-library module or function the resolver understands (``os``, ``os.environ``, ``json.loads``)."""
 
@@ -340,6 +365,8 @@ def copy_value(value: object, memo: dict) -> object:
 
 
 def same_constant(a: object, b: object) -> bool:
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b  # a ``JoinedText`` is the text it joins
     return type(a) is type(b) and isinstance(a, _IMMUTABLE) and a == b
 
 
