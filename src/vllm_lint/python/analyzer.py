@@ -150,6 +150,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self._nested_defs: list[list] = []
         # While a class or another module's function runs for a call: that call, where engines are reported.
         self._anchor_site = None
+        self._splatted_fields_of = None  # see EnginesMixin._call_slots
         # One frame per enclosing loop: an unrolled loop collects the states that break
         # or continue; None for a loop analysed as a whole.
         self._loop_frames: list[LoopFrame | None] = []

@@ -591,6 +591,7 @@ class CallsMixin:
         for source in sources:
             if isinstance(source, DictObj):
                 self._feed(source)
+                target.fields_of = target.fields_of or source.fields_of  # {**asdict(args), "seed": 0}
                 if not source.complete:
                     # Keys we have not seen may override everything written so far.
                     target.items = {}
@@ -839,7 +840,17 @@ def truthiness_of(value: object) -> object:
 
 
 def as_dict(value: object, depth: int = 0) -> object:
-    """``dataclasses.asdict`` of an instance whose fields are known (nested instances too)."""
+    """``dataclasses.asdict`` of an instance whose fields are known (nested instances too), or
+    of vLLM's ``EngineArgs`` (``LLM(**dataclasses.asdict(engine_args))``, as vLLM's examples
+    build engines): the fields written, each a copy; a field not written holds the default the
+    engine would take for it anyway."""
+    if isinstance(value, ObjectArgs) and value.kind in symbols.ARGS_CONSTRUCTORS:
+        memo: dict = {}
+        copied = {key: Slot(copy_value(slot.value, memo), slot.origin) for key, slot in value.slots.items()}
+        result = DictObj(copied, complete=not value.open)
+        if value.built_at is None:
+            result.fields_of = value.anchor
+        return result
     if not isinstance(value, ObjectArgs) or value.kind != "instance" or value.fields is None or depth > 8:
         return UNKNOWN
     result = DictObj({}, complete=not value.open)

@@ -93,6 +93,7 @@ class EnginesMixin:
         slots: dict[str, Slot] = {}
         open_ = False
         index = 0
+        fields_of = None
         for arg in node.args[skip_positional:]:
             if isinstance(arg, ast.Starred):
                 value = self._eval(arg.value)
@@ -119,6 +120,8 @@ class EnginesMixin:
                 continue
             if isinstance(value, DictObj):
                 self._feed(value)
+                if value.fields_of is not None:
+                    fields_of = value.fields_of
                 if not value.complete:
                     open_ = True
                 if Trace.active:
@@ -131,6 +134,7 @@ class EnginesMixin:
             else:
                 self._escape(value)
                 open_ = True
+        self._splatted_fields_of = fields_of  # read by the constructor that asked
         return open_, slots
 
     def _positional_slot(self, slots: dict, names: tuple[str, ...], index: int, value: object, origin) -> bool:
@@ -148,7 +152,9 @@ class EnginesMixin:
             open_ = open_ or partial.open
             for key, slot in partial.slots.items():
                 slots.setdefault(key, slot)
-        anchor = self._anchor_site or span_of(node)
+        # ``LLM(**dataclasses.asdict(engine_args))``: the dict holds every field, so a missing
+        # setting is one the arguments object does not write: findings about it point there.
+        anchor = self._anchor_site or self._splatted_fields_of or span_of(node)
         if kind == "LLM":
             facts = self._engine_facts("LLM", node, anchor, slots, open_)
             return EngineObj(facts)

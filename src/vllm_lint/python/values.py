@@ -31,7 +31,7 @@ class Slot:
 class DictObj:
     """A ``dict`` whose keys are known strings.  ``complete=False``: unseen keys may exist."""
 
-    __slots__ = ("alloc", "items", "complete", "escaped", "attribute_access")
+    __slots__ = ("alloc", "items", "complete", "escaped", "attribute_access", "fields_of")
 
     def __init__(self, items: dict[str, Slot] | None = None, complete: bool = True, alloc: int | None = None):
         self.alloc = alloc if alloc is not None else new_alloc()
@@ -39,6 +39,9 @@ class DictObj:
         self.complete = complete
         self.escaped = False
         self.attribute_access = False  # OmegaConf: cfg.key reads cfg["key"]
+        # ``dataclasses.asdict(engine_args)``: the arguments object's call, whose every field the
+        # dict holds (the unwritten ones at their defaults).
+        self.fields_of: Span | None = None
 
     def get_value(self, key: str) -> object:
         """The value under ``key``: ABSENT when certainly missing, UNKNOWN when it may exist."""
@@ -59,6 +62,7 @@ class DictObj:
         copy.items = {key: Slot(_deepcopy(slot.value, memo), slot.origin) for key, slot in self.items.items()}
         copy.escaped = self.escaped
         copy.attribute_access = self.attribute_access
+        copy.fields_of = self.fields_of
         return copy
 
 
