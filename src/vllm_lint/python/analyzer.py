@@ -50,6 +50,7 @@ from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
     Builtin,
     ClassRef,
+    EachOf,
     DictObj,
     EngineObj,
     FunctionRef,
@@ -1007,6 +1008,9 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         if isinstance(value, ListObj):
             for elem in value.elems:
                 self._escape(elem, seen)
+            return
+        if isinstance(value, EachOf):
+            self._escape(value.element, seen)
             return
         if isinstance(value, ObjectArgs):
             if value.kind in symbols.ARGS_CONSTRUCTORS and value.facts is None:

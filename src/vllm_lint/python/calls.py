@@ -637,6 +637,12 @@ class CallsMixin:
                     self._record_ray_env(ref.node, self._runtime_env_keyword(node))
             self._args_read(node)
             return owner
+        if isinstance(owner, FunctionRef) and name == "remote" and _ray_task(owner.node):
+            # A Ray task: the function runs, in a worker, with these arguments.
+            result = self._inline_call(owner, node)
+            if result is NOT_INLINED:
+                self._args_escape(node)
+            return UNKNOWN  # an object reference
         if isinstance(owner, ClassRef) and name in ("remote", "bind"):
             # A Ray actor, or a Ray Serve deployment's replica: __init__ runs in its own process.
             if not self._construct_instance(owner, node, remote=True):
@@ -877,6 +883,15 @@ def from_json(value: object) -> object:
     if isinstance(value, list):
         return ListObj([from_json(v) for v in value])
     return value
+
+
+def _ray_task(fn: ast.AST) -> bool:
+    """Decorated with ``@ray.remote`` or ``@ray.remote(...)`` (by that spelling)."""
+    for decorator in getattr(fn, "decorator_list", ()):
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Attribute) and target.attr == "remote" and isinstance(target.value, ast.Name):
+            return True
+    return False
 
 
 class NotInlined:

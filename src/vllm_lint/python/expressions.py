@@ -22,6 +22,8 @@ from vllm_lint.python.state import (
 from vllm_lint.python.instances import builds_engine
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
+    EachOf,
+    FunctionRef,
     Builtin,
     ClassRef,
     DictObj,
@@ -188,6 +190,8 @@ class ExpressionsMixin:
                     self.state.names[SELF_SHADOW + node.attr] = bound
                 return bound
             return SelfAttribute(id(self.scope.class_node), node.attr)
+        if isinstance(base, FunctionRef) and node.attr == "remote":
+            return BoundMethod(base, node.attr)  # a Ray task started (``calls._ray_task``)
         if isinstance(base, OneOf) and node.attr in ("options", "remote", "bind") and _classes(base):
             return BoundMethod(base, node.attr)  # one of several actor or deployment classes
         if isinstance(base, ClassRef):
@@ -542,9 +546,17 @@ class ExpressionsMixin:
             for index, gen in enumerate(generators):
                 if index:
                     self._eval(gen.iter)
-                self._assign(gen.target, UNKNOWN, None)
+                # Over a generator of tuples: each is that tuple (``f.remote(*x) for x in inputs``).
+                each = first_iterable.element if index == 0 and isinstance(first_iterable, EachOf) else UNKNOWN
+                self._assign(gen.target, each, None)
                 for cond in gen.ifs:
                     self._eval(cond)
+            if isinstance(node, ast.GeneratorExp) and isinstance(node.elt, ast.Tuple) and len(generators) == 1:
+                element = self._eval(node.elt)
+                if isinstance(element, ListObj):
+                    return EachOf(element)  # read by what iterates it, escaped with it otherwise
+                self._escape(element)
+                return UNKNOWN
             for part in ("elt", "key", "value"):
                 child = getattr(node, part, None)
                 if child is not None:

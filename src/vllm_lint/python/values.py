@@ -184,6 +184,15 @@ class Prefixed:
     prefix: str
 
 
+@dataclass(eq=False)
+class EachOf:
+    """A generator of tuples over data not known here (``((self.model_args, req) for req in
+    requests)``): each tuple, evaluated with the loop's variables unknown.  Only a loop or a
+    comprehension over it reads its element; anything else treats it as unknown."""
+
+    element: ListObj
+
+
 @dataclass(frozen=True)
 class ShellJoined:
     """``shlex.join(argv)``: a command line the shell splits back into exactly ``argv``."""
