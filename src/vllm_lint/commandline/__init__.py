@@ -396,14 +396,18 @@ class Context:
 
         version = version or self.version
 
-        if not self.resolve_configs or word.text is None or not word.text or os.path.isabs(word.text):
+        if not self.resolve_configs or word.text is None or not word.text:
             return None
         if self.path in ("-", "stdin", "<stdin>"):
             return None
+        if os.path.isabs(word.text) and not _in_project_of(word.text, self.path):
+            return None  # a path on the machine the command runs on
         full = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(self.path)), word.text))
         key = (full, dialect.config, version)
         if key not in self._configs:
             display = os.path.normpath(os.path.join(os.path.dirname(self.path), word.text))
+            if os.path.isabs(word.text):
+                display = os.path.relpath(full) if not os.path.relpath(full).startswith("..") else full
             self._configs[key] = read_config_file(full, dialect, version, display)
         words = self._configs[key]
         if words is None:
@@ -736,6 +740,15 @@ def analyse(ctx: Context, kind: str) -> None:
         return
 
 
+def _in_project_of(path: str, script: str) -> bool:
+    """An absolute path inside the project of ``script``: one the script computed from its own
+    location (``"$(dirname "$0")/../configs/serve.yaml"``), as nobody writes the checkout's path."""
+    from vllm_lint.launch.project import project_root
+
+    root = project_root(script) or os.path.dirname(os.path.abspath(script))
+    return os.path.commonpath([os.path.abspath(root), os.path.normpath(path)]) == os.path.abspath(root)
+
+
 def _shell_file(ctx: Context) -> None:
     from vllm_lint.launch import shell
 
@@ -744,4 +757,4 @@ def _shell_file(ctx: Context) -> None:
     def on_command(command) -> None:
         ctx.launch_words(command.words, command.env, command.env_open, None, (command.start, command.end), command.guarded)
 
-    shell.analyse(text, on_command, shell.Mapper(), shell.ShellState(), True)
+    shell.analyse(text, on_command, shell.Mapper(), shell.ShellState(script=ctx.path), True)

@@ -66,6 +66,10 @@ def script_composes(pack: Pack, script: str, linted_path: str | None) -> str | N
     pack's config; else None."""
     if not _derives(pack) or not script.endswith(".py"):
         return None
+    if os.path.isabs(script) and linted_path and _same_tree(script, linted_path):
+        # A path the launch computed from its own location (``$(dirname "$0")/run.py``).
+        found = os.path.normpath(script)
+        return found if Path(found).is_file() and _entry_point(pack, found, linted_path) else None
     relative = script.lstrip("/")
     if relative.startswith("./"):
         relative = relative[2:]
@@ -73,6 +77,14 @@ def script_composes(pack: Pack, script: str, linted_path: str | None) -> str | N
         return None
     found = tree_file(relative, linted_path)
     return found if found is not None and Path(found).is_file() and _entry_point(pack, found, linted_path) else None
+
+
+def _same_tree(script: str, linted_path: str) -> bool:
+    """``script`` is in the repository of the linted file (the folder above it holding ``.git``,
+    else the linted file's own folder)."""
+    folder = Path(linted_path).resolve().parent
+    root = next((c for c in [folder, *folder.parents] if (c / ".git").exists()), folder)
+    return Path(os.path.normpath(script)).is_relative_to(root)
 
 
 _HYDRA_MAIN = re.compile(rb"@hydra\.main\(([^)]*)\)")

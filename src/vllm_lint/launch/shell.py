@@ -83,6 +83,18 @@ class Unknown:
     elements: list | None = None  # NAME=( ... ): the words of the array literal
 
 
+@dataclass(slots=True)
+class PathOf(Unknown):
+    """A command substitution that computes a path from the script's own location:
+    ``$(dirname "$0")``, ``$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)`` (``of`` None: the
+    script's folder), ``$(realpath "$SCRIPT_DIR/../..")``, ``$(cd "$DIR/.." && pwd)``
+    (``of``: the word naming the path).  Its value is known when the script's path and the
+    word are; otherwise it is an unknown word like any other substitution."""
+
+    of: object = None  # RawWord | None
+    op: str = "realpath"  # what is done to ``of``: realpath, readlink, cd (&& pwd), dirname, basename
+
+
 class ArrayValue(tuple):
     """A shell array's elements as the words they expanded to when it was assigned."""
 
@@ -380,6 +392,60 @@ def _matching(text: str, i: int, open_: str, close: str, comments: bool = True) 
     raise ShellSyntaxError(f"unterminated {open_}", i)
 
 
+# The script's own path: "$0", "${BASH_SOURCE[0]}", $BASH_SOURCE (optionally resolved first).
+_SELF = r'"?(?:\$0|\$\{0\}|\$\{BASH_SOURCE(?:\[0\])?\}|\$BASH_SOURCE)"?'
+_SELF_RESOLVED = r'(?:' + _SELF + r'|"?\$\((?:realpath|readlink\s+-f)\s+' + _SELF + r'\s*\)"?)'
+_DIRNAME = r'"?\$\(\s*dirname\s+(?:--\s+)?' + _SELF_RESOLVED + r'\s*\)"?'
+_QUIET = r'(?:\s*(?:&>|>|2>)\s*/dev/null(?:\s+2>&1)?)?'
+_SCRIPT_DIR = re.compile(
+    r'\s*(?:dirname\s+(?:--\s+)?' + _SELF_RESOLVED
+    + r'|cd\s+(?:-P\s+)?(?:--\s+)?' + _DIRNAME + _QUIET + r'\s*&&\s*pwd(?:\s+-P)?)\s*'
+)
+_RESOLVE = re.compile(
+    r'\s*(?:(?P<op>realpath|readlink\s+-f|basename|dirname)\s+(?:--\s+)?(?P<path>.+?)'
+    + r'|cd\s+(?:-P\s+)?(?:--\s+)?(?P<dir>.+?)' + _QUIET + r'\s*&&\s*pwd(?:\s+-P)?)\s*'
+)
+
+
+def _path_substitution(inner: str, quoted: bool, start: int) -> PathOf | None:
+    """``$( ... )`` that computes a path from the script's location (``PathOf``), or None."""
+    if not any(word in inner for word in ("dirname", "realpath", "readlink", "pwd", "basename")):
+        return None
+    if _SCRIPT_DIR.fullmatch(inner):
+        return PathOf(quoted, start, split=not quoted)
+    match = _RESOLVE.fullmatch(inner)
+    if match is None:
+        return None
+    path = match.group("path") if match.group("path") is not None else match.group("dir")
+    try:
+        tokens = lex(path)
+    except ShellSyntaxError:
+        return None
+    if len(tokens) != 1 or not isinstance(tokens[0], RawWord):
+        return None
+    operation = (match.group("op") or "cd").split()[0]
+    return PathOf(quoted, start, split=not quoted, of=tokens[0], op=operation)
+
+
+def _path_value(part: PathOf, state: ShellState) -> object:
+    """The path a ``PathOf`` substitution prints, or UNKNOWN."""
+    import os
+
+    if state.script is None:
+        return UNKNOWN
+    if part.of is None:
+        return os.path.dirname(os.path.abspath(state.script))
+    value = assignment_value(part.of, 0, state)
+    if not isinstance(value, str) or not value:
+        return UNKNOWN
+    if part.op == "basename":
+        return os.path.basename(value.rstrip("/")) or UNKNOWN
+    if not os.path.isabs(value):
+        return UNKNOWN  # relative to the directory the script runs in, which is not known
+    value = os.path.normpath(value)
+    return os.path.dirname(value) if part.op == "dirname" else value
+
+
 def _dollar(text: str, i: int, word: _Builder, quoted: bool) -> int:
     n = len(text)
     nxt = text[i + 1] if i + 1 < n else ""
@@ -389,7 +455,7 @@ def _dollar(text: str, i: int, word: _Builder, quoted: bool) -> int:
             word.parts.append(Unknown(quoted, i, split=False))
             return end + 1
         end = _matching(text, i + 1, "(", ")")
-        word.parts.append(Unknown(quoted, i, split=True))
+        word.parts.append(_path_substitution(text[i + 2 : end], quoted, i) or Unknown(quoted, i, split=True))
         return end + 1
     if nxt == "{":
         end = _matching(text, i + 1, "{", "}", comments=False)
@@ -471,9 +537,10 @@ class ShellState:
     env_open: bool = False
     exported: set[str] = field(default_factory=set)
     allexport: bool = False
+    script: str | None = None  # the script file's path, where its own location can be computed
 
     def copy(self) -> ShellState:
-        return ShellState(dict(self.vars), dict(self.env), self.env_open, set(self.exported), self.allexport)
+        return ShellState(dict(self.vars), dict(self.env), self.env_open, set(self.exported), self.allexport, self.script)
 
     def lookup(self, name: str) -> object:
         return self.vars.get(name, UNKNOWN)
@@ -647,6 +714,9 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
         if isinstance(part, Var):
             value = _var_value(part, state)
             splits = not part.quoted and part.name not in ("#", "?", "$", "!", "-")
+        elif isinstance(part, PathOf):
+            value = _path_value(part, state)
+            splits = not part.quoted
         else:
             value = UNKNOWN
             splits = not part.quoted and part.split
@@ -776,6 +846,12 @@ def assignment_value(raw: RawWord, skip: int, state: ShellState) -> object:
             first = False
             continue
         first = False
+        if isinstance(part, PathOf):
+            value = _path_value(part, state)
+            if value is UNKNOWN:
+                return UNKNOWN
+            chars.append(value)
+            continue
         if isinstance(part, Unknown):
             if part.empty:
                 continue

@@ -400,6 +400,12 @@ class ExpressionsMixin:
                     result = False
                 left = right
                 continue
+            if isinstance(op, (ast.Is, ast.IsNot)) and None in (left, right) and _a_container(left, right):
+                # ``config is None`` of a dict or list this code holds: never None.
+                if isinstance(op, ast.Is):
+                    result = False
+                left = right
+                continue
             if not (
                 isinstance(left, (str, int, float, bool, type(None)))
                 and isinstance(right, (str, int, float, bool, type(None)))
@@ -621,6 +627,10 @@ def _dict_contains(mapping: DictObj, key: str) -> bool | None:
     if slot is not None:
         return None if isinstance(slot.value, OneOf) else True
     return False if mapping.complete else None
+
+
+def _a_container(left: object, right: object) -> bool:
+    return isinstance(left, (DictObj, ListObj)) or isinstance(right, (DictObj, ListObj))
 
 
 _COMPARE = {

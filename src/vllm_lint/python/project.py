@@ -186,7 +186,11 @@ class ProjectModules:
         values from other files marked with their file, ``MISSING`` for a parameter left to its
         default; None when it is an entry point or a call cannot be read."""
         from vllm_lint.python.callers import CallIndex
+        from vllm_lint.python.platforms import platform_bindings
 
+        platform = platform_bindings(path, function, owner)
+        if platform is not None:
+            return platform  # a class the serving platform constructs itself
         if self._calls is None:
             self._calls = CallIndex(self)
         sites = self._calls.sites(path, function, owner)
