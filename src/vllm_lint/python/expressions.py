@@ -21,6 +21,7 @@ from vllm_lint.python.state import (
 )
 from vllm_lint.python.instances import builds_engine
 from vllm_lint.python.symbols import VllmClass, VllmModule
+from vllm_lint.python.subprocesses import container_dict
 from vllm_lint.python.values import (
     EachOf,
     FunctionRef,
@@ -307,6 +308,8 @@ class ExpressionsMixin:
             else:
                 result.forget()
                 result.escaped = False
+        if "image" in result.items and ("command" in result.items or "args" in result.items):
+            container_dict(self, node, result)  # a Kubernetes container's process
         return result
 
     def _eval_List(self, node: ast.AST) -> ListObj:

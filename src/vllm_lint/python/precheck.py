@@ -14,7 +14,9 @@ of them starts at a value only a few things produce:
 * a module of the project (``project.ProjectModules.find``): its values may be any of these,
   its functions and classes may build engines (base classes, helpers in other modules);
 * a serving framework's command hook (``subprocesses.COMMAND_HOOKS``: a method named
-  ``__command__`` in a module that imports BentoML), whose returned argv the framework runs.
+  ``__command__`` in a module that imports BentoML), whose returned argv the framework runs;
+* a dict with the keys of a Kubernetes container (``image`` and ``command`` or ``args``), whose
+  process the cluster runs.
 
 A module that imports none of the first two kinds, or binds them but reads them only in
 annotations (where the analyzer never calls them), and imports no project module, has no
@@ -299,7 +301,7 @@ def could_find(tree: ast.Module, source: str | None = None, path: str | None = N
         source = source.replace("\r\n", "\n").replace("\r", "\n")
     import_lines = None if source is None else _word_lines(source, ("import",))
     triggers = _imports(tree, path, project, import_lines)
-    if triggers.project_import or _has_command_hook(tree, source):
+    if triggers.project_import or _has_command_hook(tree, source) or _has_container_dict(tree, source):
         return True
     words = triggers.names | triggers.attributes
     if not words:
@@ -322,6 +324,19 @@ def _has_command_hook(tree: ast.Module, source: str | None) -> bool:
     return False
 
 
+def _has_container_dict(tree: ast.Module, source: str | None) -> bool:
+    """A dict written with the keys of a Kubernetes container that runs a process
+    (``subprocesses.container_dict``)."""
+    if source is not None and not ("image" in source and ("command" in source or "args" in source)):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = {key.value for key in node.keys if isinstance(key, ast.Constant)}
+            if "image" in keys and ("command" in keys or "args" in keys):
+                return True
+    return False
+
+
 # ----------------------------------------------------------------- before parsing
 
 _ENGINE_WORDS = tuple(sorted(name.encode() for name in ENGINE_NAMES))
@@ -336,6 +351,8 @@ def byte_triggers(data: bytes, path: str | None, project) -> bool:
     project.  False only when ``could_find`` would be False for any parse of these bytes."""
     if any(word in data for word in _ENGINE_WORDS) or any(word in data for word in _PROCESS_WORDS):
         return True
+    if b"image" in data and (b"command" in data or b"args" in data) and b"vllm" in data.lower():
+        return True  # a Kubernetes container written as a dict
     if project is None or path is None or b"import" not in data:
         return False
     if _RELATIVE_IMPORT.search(data) is not None:

@@ -111,6 +111,78 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
     return UNKNOWN
 
 
+# The keys of a Kubernetes container (``core/v1 Container``) that a dict must have, besides
+# ``image`` and ``command``/``args``, to be read as one: a dict with only those three is also one.
+CONTAINER_KEYS = frozenset({
+    "name", "image", "command", "args", "env", "envFrom", "ports", "resources", "volumeMounts",
+    "securityContext", "imagePullPolicy", "livenessProbe", "readinessProbe", "startupProbe",
+    "workingDir", "lifecycle", "stdin", "tty", "terminationMessagePath", "terminationMessagePolicy",
+    "volumeDevices", "resizePolicy", "restartPolicy",
+})
+
+
+def container_dict(analysis, node: ast.Dict, container) -> None:
+    """A Kubernetes container written as a Python dict (``{"name": "main", "image": ...,
+    "command": ["vllm", "serve", ...], "args": [...], "env": [...]}``), as operators, manifest
+    renderers and end-to-end tests build them: the process the container runs is its
+    ``command`` followed by its ``args``; ``args`` alone on an image whose entrypoint is vLLM's
+    server (``images.starts_vllm_server``) follow ``vllm serve``.  Its ``env`` list of
+    ``{"name": ..., "value": ...}`` is the environment; ``valueFrom`` and ``envFrom`` are unknown."""
+    from vllm_lint.facts import ABSENT as _ABSENT
+    from vllm_lint.images import starts_vllm_server
+    from vllm_lint.python.values import DictObj, ListObj, joined_spans
+
+    if not container.complete or not set(container.items) <= CONTAINER_KEYS:
+        return
+    image = container.get_value("image")
+    command = container.get_value("command")
+    args = container.get_value("args")
+    if command is _ABSENT:
+        if args is _ABSENT or not (isinstance(image, str) and starts_vllm_server(image)):
+            return
+        argv = ListObj(["vllm", "serve"], exact=True)
+        argv.spans = [_span(node)] * 2  # the image's entrypoint, located at the container
+    elif isinstance(command, ListObj):
+        argv = command
+    else:
+        return
+    if args is not _ABSENT:
+        if not isinstance(args, ListObj):
+            return
+        joined = ListObj(list(argv.elems) + list(args.elems), argv.exact and args.exact)
+        joined.spans = joined_spans(argv, args)
+        argv = joined
+    words = _list_words(argv, node, _span(node), ListObj)
+    if words is None:
+        return
+    env, env_open = _container_env(container.get_value("env"), DictObj, ListObj)
+    if "envFrom" in container.items:
+        env_open = True
+    _Engines(analysis, _span(node)).launch(words, env, env_open)
+
+
+def _container_env(value, dict_type, list_type) -> tuple[dict[str, object], bool]:
+    from vllm_lint.facts import ABSENT as _ABSENT
+
+    if value is _ABSENT:
+        return {}, False
+    if not isinstance(value, list_type):
+        return {}, True
+    env: dict[str, object] = {}
+    open_ = not value.exact
+    for item in value.elems:
+        if not isinstance(item, dict_type):
+            open_ = True
+            continue
+        name = item.get_value("name")
+        if not isinstance(name, str):
+            open_ = True
+            continue
+        text = item.get_value("value")
+        env[name] = text if isinstance(text, str) else UNKNOWN  # valueFrom: a secret or a field
+    return env, open_
+
+
 # Serving frameworks that run the argv a method of the service class returns, as its process:
 # BentoML's ``__command__`` (``_bentoml_impl``: ``cmd_getter()``, each element through
 # ``string.Template(...).substitute(os.environ)``, then ``anyio.open_process(cmd)``: no shell).
