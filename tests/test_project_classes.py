@@ -4,6 +4,7 @@ subclasses' methods; and the prefilter that lets such a subclass module through.
 from __future__ import annotations
 
 import ast
+import json
 
 from fixtures import TESTDATA
 from vllm_lint.python import analyze_tree, needs_analysis
@@ -151,3 +152,18 @@ def test_a_dataclass_subclass_runs_its_generated_init_not_the_bases(tmp_path):
 
         forget_project_modules()
         assert _codes(module) == expected, (decorator, post_init)
+
+
+def test_constructions_run_the_branches_their_literal_arguments_take(capsys, monkeypatch):
+    """A scalar the constructor stores on self decides the methods' branches for that object: the
+    single-replica construction builds its one engine and starts no Ray replica, the refused one
+    builds nothing."""
+    from vllm_lint.cli import main
+
+    monkeypatch.chdir(TESTDATA.parent)
+    harness = "testdata/python/callers/inference/evaluation/harness.py"
+    main(["explain", "testdata/python/callers/inference/evaluation/test_harness.py", "--output-format", "json"])
+    engines = json.loads(capsys.readouterr().out)["engines"]
+    built = sorted((engine["line"], engine["built_at"]["line"]) for engine in engines if engine["built_at"]["path"] == harness)
+    assert (8, 25) in built
+    assert not [line for line, at in built if line in (8, 13) and at != 25]

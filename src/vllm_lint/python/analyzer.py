@@ -152,6 +152,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         # While a class or another module's function runs for a call: that call, where engines are reported.
         self._anchor_site = None
         self._splatted_fields_of = None  # see EnginesMixin._call_slots
+        self._other_writes: dict[int, set[str]] = {}  # per class: attributes methods other than __init__ set
         # One frame per enclosing loop: an unrolled loop collects the states that break
         # or continue; None for a loop analysed as a whole.
         self._loop_frames: list[LoopFrame | None] = []
@@ -787,6 +788,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                 # Followed in this method until another method may run (``self.model_args["k"] = v``);
                 # an arguments object nothing changes reaches the engine other methods build from it.
                 self.state.names[SELF_SHADOW + target.attr] = value
+            elif isinstance(value, (str, int, float, bool, type(None))) and self._set_once_by_init(target.attr):
+                # ``self.data_parallel_size = int(dp)`` in the ``__init__`` of an object constructed
+                # here: the methods run for it read that value (no other method sets it).
+                self.state.names[SELF_SHADOW + target.attr] = value
             elif not (isinstance(value, ObjectArgs) and value.kind == "SamplingParams"):
                 self._escape(value)
             return
@@ -798,6 +803,23 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         else:
             self._escape(base)
             self._escape(value)
+
+    def _set_once_by_init(self, attribute: str) -> bool:
+        """In the ``__init__`` of an instance being constructed, an attribute no other method of
+        the class (or of the module) assigns on ``self``."""
+        if not self._instances or getattr(self.scope.node, "name", None) != "__init__":
+            return False
+        owner = self.scope.class_node
+        key = id(owner)
+        if key not in self._other_writes:
+            written: set[str] = set()
+            for item in owner.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name != "__init__":
+                    for node in ast.walk(item):
+                        if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                            written.add(node.attr)
+            self._other_writes[key] = written
+        return attribute not in self._other_writes[key]
 
     def _drop_self_shadows(self) -> None:
         for name in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
