@@ -346,21 +346,27 @@ class VersionResolver:
         """The releases the nearest folder's pins admit, and where they are written; cached per folder."""
         if directory in self._by_dir:
             return self._by_dir[directory]  # type: ignore[return-value]
+        found: tuple[Version, str, str] | None = None
+        pins = self.pins_for(directory)
+        if pins:
+            why = ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins)
+            found = (pinned_version(pins), why, places([(str(pin.path), pin.line) for pin in pins]))
+        self._by_dir[directory] = found
+        return found
+
+    def pins_for(self, directory: Path) -> list:
+        """The pins a file of ``directory`` runs by: the nearest folder's that has any (its lock
+        file's alone when it has one; a bare ``vllm`` alone pins nothing)."""
         from vllm_lint.pins import pins_in
 
-        found: tuple[Version, str, str] | None = None
         pins = pins_in(directory)
         locked = [pin for pin in pins if pin.locked]
         pins = locked or pins  # a lock file says what is installed, the others what is allowed
         if all(pin.bare for pin in pins):
             pins = []  # a bare ``vllm`` alone pins nothing: the folders above may
-        if pins:
-            why = ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins)
-            found = (pinned_version(pins), why, places([(str(pin.path), pin.line) for pin in pins]))
-        elif directory.parent != directory and not (directory / ".git").exists():
-            found = self._pinned(directory.parent)
-        self._by_dir[directory] = found
-        return found
+        if not pins and directory.parent != directory and not (directory / ".git").exists():
+            return self.pins_for(directory.parent)
+        return pins
 
     def _installed_version(self) -> tuple[Version, str] | None:
         if self._installed is False:

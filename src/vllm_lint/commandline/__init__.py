@@ -567,6 +567,25 @@ def launch_releases(path: str, kind: str, version_for) -> list[tuple[int, object
     """``--show-settings``: the release each launch of a command file runs, as ``check`` reads
     it: ``(line, version, where it is named, whether the release is unknown)`` for each launch
     whose release is not the file's (an image's tag, a ``pip install`` before it, a custom image)."""
+    return [
+        (record.facts.anchor.line, record.version or version, record.version_from or record.version_origin, record.facts.release_unknown)
+        for record, version in _launch_records(path, kind, version_for)
+    ]
+
+
+def launch_release_places(path: str, kind: str, version_for) -> list[tuple[object, str]]:
+    """``upgrade --bump-pins``: for each launch of a command file whose release an image tag or a
+    ``pip install`` names, ``(version, places)``: where that release is written (``Dockerfile:1``,
+    ``chart/values.yaml:4``, several joined by ``, ``)."""
+    return [
+        (record.version or version, record.version_origin)
+        for record, version in _launch_records(path, kind, version_for)
+        if record.version_origin and not record.facts.release_unknown
+    ]
+
+
+def _launch_records(path: str, kind: str, version_for) -> list:
+    """The launch records of a command file whose release is not the file's, with the file's version."""
     from vllm_lint.sources import read_file
 
     try:
@@ -581,11 +600,7 @@ def launch_releases(path: str, kind: str, version_for) -> list[tuple[int, object
             analyse(ctx, kind)
     except (ParseError, RecursionError, ValueError, TypeError, KeyError, IndexError, AttributeError):
         return []
-    found = []
-    for record in ctx.records:
-        if record.version_origin or record.facts.release_unknown:
-            found.append((record.facts.anchor.line, record.version or ctx.version, record.version_from or record.version_origin, record.facts.release_unknown))
-    return found
+    return [(record, ctx.version) for record in ctx.records if record.version_origin or record.facts.release_unknown]
 
 
 def _review_config_fixes(kind: str, text: str, findings: list[Finding]) -> None:

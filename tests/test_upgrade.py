@@ -1,0 +1,268 @@
+"""``vllm-lint upgrade --to X``: renames per front end, pins bumped, manual steps, and the round trip.
+
+Each case under ``testdata/upgrade`` is a small project: ``before/`` as written for an old
+release, ``after/`` as ``upgrade`` leaves it (with the arguments in ``args``), where
+``# expect:`` marks what is left by hand.  After the upgrade, ``check --target-version X``
+reports exactly what ``upgrade`` listed as manual, and that is what ``after/`` expects.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import stat
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from fixtures import TESTDATA, expectations
+from vllm_lint.bump import bump_line, bump_specifiers, full_version
+from vllm_lint.cli import build_parser, run_check, run_upgrade
+
+CASES = TESTDATA / "upgrade"
+MANUAL_LINE = re.compile(r"^  (?P<path>\S+?):(?P<line>\d+):(?P<col>\d+): (?P<code>VLM\d{3}) ")
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def upgrade(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    args = build_parser().parse_args(["upgrade", *argv])
+    code = run_upgrade(args, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def manual_steps(report: str) -> set[tuple[str, int, str]]:
+    return {(m["path"], int(m["line"]), m["code"]) for m in map(MANUAL_LINE.match, report.splitlines()) if m}
+
+
+def checked(to: str) -> set[tuple[str, int, str]]:
+    out = io.StringIO()
+    args = build_parser().parse_args(["check", "--target-version", to, "--output-format", "json", "."])
+    run_check(args, out, io.StringIO())
+    return {(os.path.relpath(f["filename"]), f["location"]["row"], f["code"]) for f in json.loads(out.getvalue())}
+
+
+def expected_left(root: Path) -> set[tuple[str, int, str]]:
+    found = set()
+    for path, data in files(root).items():
+        for line, code in expectations(data.decode("utf-8"))[0]:
+            found.add((os.path.normpath(path), line, code))
+    return found
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
+def test_upgrade_round_trip(case, tmp_path, monkeypatch):
+    source = CASES / case
+    argv = (source / "args").read_text(encoding="utf-8").split()
+    to = argv[argv.index("--to") + 1]
+    project = tmp_path / "project"
+    shutil.copytree(source / "before", project)
+    monkeypatch.chdir(project)
+
+    code, report, _ = upgrade([*argv, "."])
+
+    assert files(project) == files(source / "after"), report
+    left = manual_steps(report)
+    assert left == expected_left(source / "after")
+    assert checked(to) == left  # the round trip: what check reports on X is what upgrade listed
+    assert code == (1 if left else 0)
+    # A second run has nothing more to rename or bump.
+    again, second, _ = upgrade([*argv, "."])
+    assert "0 arguments renamed, 0 pins bumped" in second
+    assert files(project) == files(source / "after")
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in CASES.iterdir() if p.is_dir()))
+def test_upgrade_diff_writes_nothing(case, tmp_path, monkeypatch):
+    source = CASES / case
+    argv = (source / "args").read_text(encoding="utf-8").split()
+    project = tmp_path / "project"
+    shutil.copytree(source / "before", project)
+    monkeypatch.chdir(project)
+
+    code, diff, report = upgrade([*argv, "--diff", "."])
+
+    assert files(project) == files(source / "before")
+    changed = {p for p, data in files(source / "after").items() if files(source / "before").get(p) != data}
+    shown = set(re.findall(r"^\+\+\+ (\S+)$", diff, flags=re.M))
+    assert shown == changed
+    assert code == (1 if changed or manual_steps(report) else 0)
+    assert "would be changed" in report
+
+
+def test_summary_counts_files_renames_pins_and_manual_steps(tmp_path, monkeypatch):
+    shutil.copytree(CASES / "shell" / "before", tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    _, report, _ = upgrade(["--to", "0.30", "--bump-pins", "."])
+    assert report.splitlines()[-1] == "2 files changed, 3 arguments renamed, 1 pin bumped, 2 manual steps left."
+    assert "vLLM 0.9 (from requirements.txt:1) -> 0.30: 1 file" in report
+    assert "  serve.sh:11: --cuda-graph-sizes -> --cudagraph-capture-sizes" in report
+    assert "  requirements.txt:1: vllm==0.9.2 -> vllm==0.30.0" in report
+
+
+def test_opposite_sense_is_never_swapped_and_says_the_new_default(tmp_path, monkeypatch):
+    shutil.copytree(CASES / "shell" / "before", tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    _, report, _ = upgrade(["--to", "0.30", "."])
+    assert "--enable-log-requests" not in (tmp_path / "p" / "serve.sh").read_text()
+    assert (
+        "the successor has the opposite sense: --disable-log-requests is --no-enable-log-requests; "
+        "enable_log_requests is off by default in vLLM 0.30: removing --disable-log-requests keeps its meaning"
+    ) in report
+    # vLLM's own words follow.
+    assert "vLLM: `disable_log_requests` is deprecated and has been replaced with `enable_log_requests`." in report
+
+
+def test_opposite_sense_in_python(tmp_path, monkeypatch):
+    shutil.copytree(CASES / "python" / "before", tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    _, report, _ = upgrade(["--to", "0.34", "."])
+    assert "disable_log_requests=True is enable_log_requests=False" in report
+    assert "enable_log_requests" not in (tmp_path / "p" / "embed_corpus.py").read_text()
+
+
+def test_no_default_recorded_is_said(tmp_path, monkeypatch):
+    (tmp_path / "serve.sh").write_text("#!/bin/sh\nvllm serve m --disable-log-requests\n")
+    monkeypatch.chdir(tmp_path)
+    _, report, _ = upgrade(["--to", "0.20", "."])
+    assert "vLLM 0.20's default for enable_log_requests is not recorded here" in report
+
+
+def test_an_already_upgraded_tree_is_left_alone(tmp_path, monkeypatch):
+    shutil.copytree(CASES / "docker" / "after", tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    code, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert code == 0
+    assert report.splitlines()[-1] == "0 files changed, 0 arguments renamed, 0 pins bumped, 0 manual steps left."
+
+
+def test_mode_and_line_endings_are_kept(tmp_path, monkeypatch):
+    script = tmp_path / "serve.sh"
+    script.write_bytes(b"#!/bin/sh\r\nvllm serve m \\\r\n  --cuda-graph-sizes 8 16\r\n")
+    script.chmod(0o750)
+    (tmp_path / "requirements.txt").write_bytes(b"vllm==0.10.2\r\ntorch\r\n")
+    monkeypatch.chdir(tmp_path)
+    upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert script.read_bytes() == b"#!/bin/sh\r\nvllm serve m \\\r\n  --cudagraph-capture-sizes 8 16\r\n"
+    assert stat.S_IMODE(script.stat().st_mode) == 0o750
+    assert (tmp_path / "requirements.txt").read_bytes() == b"vllm==0.34.0\r\ntorch\r\n"
+
+
+def test_bad_input_is_one_diagnostic_and_the_run_goes_on(tmp_path, monkeypatch):
+    (tmp_path / "broken.py").write_text("from vllm import LLM\nLLM(\n")
+    (tmp_path / "binary.yaml").write_bytes(b"\xff\xfe\x00key: [")
+    (tmp_path / "serve.sh").write_text("vllm serve m --cuda-graph-sizes 8\n")
+    monkeypatch.chdir(tmp_path)
+    code, report, err = upgrade(["--to", "0.34", "."])
+    assert "Traceback" not in report + err
+    assert (tmp_path / "serve.sh").read_text() == "vllm serve m --cudagraph-capture-sizes 8\n"
+    assert "broken.py" in err and code == 1
+
+
+def test_to_must_be_a_known_release(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = upgrade(["--to", "0.3", "."])
+    assert code == 2 and "--to: '0.3' is not a vLLM release the rules know" in err
+
+
+def test_read_only_file_is_left_with_a_diagnostic(tmp_path, monkeypatch):
+    script = tmp_path / "serve.sh"
+    script.write_text("vllm serve m --cuda-graph-sizes 8\n")
+    script.chmod(0o444)
+    monkeypatch.chdir(tmp_path)
+    code, _, err = upgrade(["--to", "0.34", "."])
+    assert "serve.sh: cannot write" in err and code == 1
+    assert "--cuda-graph-sizes" in script.read_text()
+
+
+def test_output_file(tmp_path, monkeypatch):
+    (tmp_path / "serve.sh").write_text("vllm serve m --task embed\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = upgrade(["--to", "0.34", "-o", "report.txt", "."])
+    assert out == "" and code == 1
+    assert "Manual steps for vLLM 0.34:" in (tmp_path / "report.txt").read_text()
+
+
+@pytest.mark.parametrize(
+    "spec, bumped",
+    [
+        ("==0.10.2", "==0.34.0"),
+        (">=0.10,<0.11", ">=0.34,<0.35"),
+        (">=0.10.1, <0.12", ">=0.34.0, <0.35"),
+        ("~=0.10.1", "~=0.34.0"),
+        ("==0.10.*", "==0.34.*"),
+        (">0.9", ">=0.34"),
+        (">=0.10,!=0.10.1", ">=0.34,!=0.10.1"),
+        (">=0.10,<1", ">=0.34,<1"),
+    ],
+)
+def test_specifiers(spec, bumped):
+    assert bump_specifiers(spec, "0.34.0") == bumped
+
+
+@pytest.mark.parametrize(
+    "line, bumped",
+    [
+        ("vllm==0.10.2", "vllm==0.34.0"),
+        ('    "vllm[audio]>=0.10.1,<0.11",', '    "vllm[audio]>=0.34.0,<0.35",'),
+        ("RUN pip install --no-cache-dir vllm==0.9.2 torch==2.7.0", "RUN pip install --no-cache-dir vllm==0.34.0 torch==2.7.0"),
+        ("FROM vllm/vllm-openai:v0.10.2 AS base", "FROM vllm/vllm-openai:v0.34.0 AS base"),
+        ("  image: registry.example.com/vllm-openai:v0.10.2-kvcache", "  image: registry.example.com/vllm-openai:v0.34.0-kvcache"),
+        ("  tag: v0.10.2", "  tag: v0.34.0"),
+        ("ARG VLLM_VERSION=0.10.2", "ARG VLLM_VERSION=0.34.0"),
+        ('vllm = "^0.10.2"', 'vllm = "^0.34.0"'),
+        ("  - vllm=0.10.1", "  - vllm=0.34.0"),
+        ("vllm @ git+https://github.com/vllm-project/vllm@v0.10.2", "vllm @ git+https://github.com/vllm-project/vllm@v0.34.0"),
+    ],
+)
+def test_lines(line, bumped):
+    assert bump_line(line, {(0, 9), (0, 10)}, "0.34.0") == bumped
+
+
+def test_a_line_without_the_release_is_left():
+    assert bump_line("torch==2.8.0", {(0, 10)}, "0.34.0") is None
+    assert bump_line("image: vllm/vllm-openai:latest", {(0, 34)}, "0.34.0") is None
+
+
+def test_full_version():
+    assert full_version("0.34") == "0.34.0"
+    assert full_version("0.8") == "0.8.5.post1"
+    assert full_version("0.33.1") == "0.33.1"
+    assert full_version("0.40") == "0.40.0"
+
+
+def test_cli_help_names_upgrade(capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["upgrade", "--help"])
+    assert "--bump-pins" in capsys.readouterr().out
+
+
+def test_namespace_defaults():
+    args = build_parser().parse_args(["upgrade", "--to", "0.34"])
+    assert isinstance(args, Namespace) and args.paths == [] and not args.diff and not args.bump_pins
+
+
+def test_a_build_argument_that_names_the_image_tag_is_bumped(tmp_path, monkeypatch):
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text('ARG VLLM_VERSION=v0.10.2\nFROM vllm/vllm-openai:${VLLM_VERSION}\nCMD ["--model", "m", "--cuda-graph-sizes", "8"]\n')
+    monkeypatch.chdir(tmp_path)
+    code, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert dockerfile.read_text() == (
+        'ARG VLLM_VERSION=v0.34.0\nFROM vllm/vllm-openai:${VLLM_VERSION}\nCMD ["--model", "m", "--cudagraph-capture-sizes", "8"]\n'
+    )
+    assert "Dockerfile:1: ARG VLLM_VERSION=v0.10.2 -> ARG VLLM_VERSION=v0.34.0" in report and code == 0
+
+
+def test_a_lock_file_is_left_and_the_range_beside_it_bumped(tmp_path, monkeypatch):
+    shutil.copytree(CASES / "pyproject" / "before", tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert "uv.lock:6: version = \"0.10.1.1\" (a lock file: regenerate it with its tool once the pins are bumped)" in report
+    assert '"vllm>=0.34.0,<0.35",' in (tmp_path / "p" / "pyproject.toml").read_text()
