@@ -266,3 +266,29 @@ def test_a_lock_file_is_left_and_the_range_beside_it_bumped(tmp_path, monkeypatc
     _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
     assert "uv.lock:6: version = \"0.10.1.1\" (a lock file: regenerate it with its tool once the pins are bumped)" in report
     assert '"vllm>=0.34.0,<0.35",' in (tmp_path / "p" / "pyproject.toml").read_text()
+
+
+def test_arguments_the_release_still_accepts_but_deprecates_are_renamed(tmp_path, monkeypatch):
+    # vLLM 0.11 accepts --cuda-graph-sizes with a deprecation warning naming --cudagraph-capture-sizes.
+    shutil.copytree(CASES / "shell" / "before", tmp_path / "p")
+    monkeypatch.chdir(tmp_path / "p")
+    code, report, _ = upgrade(["--to", "0.11", "."])
+    script = (tmp_path / "p" / "serve.sh").read_text()
+    assert "--cudagraph-capture-sizes 8 16 32" in script and "--mm-processor-cache-gb 0" in script
+    assert "  serve.sh:11: --cuda-graph-sizes -> --cudagraph-capture-sizes (deprecated in 0.11)" in report
+    # Of the opposite sense: never swapped, listed as deprecated with the new spelling and vLLM's words.
+    assert "--disable-log-requests `" in script
+    deprecated = report.split("Deprecated in vLLM 0.11, still accepted", 1)[1].split("Manual steps", 1)[0]
+    assert "serve.sh:13:3: --disable-log-requests" in deprecated
+    assert "--disable-log-requests is --no-enable-log-requests" in deprecated
+    # The round trip holds: check on 0.11 reports the manual steps only.
+    assert checked("0.11") == manual_steps(report.split("Manual steps", 1)[1]) == {("serve.sh", 12, "VLM301")}
+    assert code == 1
+
+
+def test_nothing_deprecated_before_the_successor_exists(tmp_path, monkeypatch):
+    (tmp_path / "serve.sh").write_text("vllm serve m --cuda-graph-sizes 8\n")
+    monkeypatch.chdir(tmp_path)
+    code, report, _ = upgrade(["--to", "0.10", "."])
+    assert (tmp_path / "serve.sh").read_text() == "vllm serve m --cuda-graph-sizes 8\n" and code == 0
+    assert "Deprecated" not in report

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 
 EXIT_CLEAN, EXIT_LEFT, EXIT_ERROR = 0, 1, 2
@@ -38,6 +39,7 @@ class Renamed:
     line: int
     old: str
     new: str
+    note: str = ""  # " (deprecated in 0.11)": the release still accepts the old name
 
 
 @dataclass
@@ -56,6 +58,8 @@ class Report:
     renamed: list[Renamed] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     manual: list[Manual] = field(default_factory=list)
+    # Arguments the release still accepts, whose successor vLLM documents but no rename writes.
+    deprecated: list[Manual] = field(default_factory=list)
     bumped: list = field(default_factory=list)  # bump.PinEdit
     pins_left: list = field(default_factory=list)  # bump.PinLeft
     failures: list[tuple[str, str]] = field(default_factory=list)
@@ -143,12 +147,133 @@ def upgrade(results, args, settings, resolver, current, excludes, out, err, merg
             for source in _runs_on(result, current):
                 report.sources.setdefault(source, []).append(result.path)
     new_texts = _rename_all(results, args, settings, resolver, excludes, report, err)
+    _rename_deprecated(results, new_texts, args, settings, current, report)
     if args.bump_pins:
         from vllm_lint.bump import bump_pins
 
         bump_pins([r.path for r in results if r.error is None], current, report, args.to, args.diff)
     _left(results, new_texts, settings, resolver, report, args.diff, merge)
     return _write_report(report, args, out, err)
+
+
+def deprecated_in(to) -> dict[tuple[int, int], set[str]]:
+    """The arguments release ``to`` still accepts while vLLM's text on it documents their
+    successor (``--cuda-graph-sizes`` in 0.11 and 0.12), by the first known release that drops
+    them: checked against that release, VLM301 offers their renames."""
+    from vllm_lint.launch.schema import option_releases, schema_for
+    from vllm_lint.launch.schemadata import _data, releases
+
+    release = (to.major, to.minor)
+    found: dict[tuple[int, int], set[str]] = {}
+    for old, record in _data().get("renames", {}).items():
+        documented = [tuple(int(part) for part in text.split(".")) for text in record.get("documented", ())]
+        flag = record.get("flag")
+        if not documented or not flag or not documented[0] <= release <= documented[-1]:
+            continue
+        if flag not in schema_for(to).options:
+            continue  # gone already: the first pass renamed it
+        present = set(option_releases(flag))
+        dropped = [later for later in releases() if later > release and later not in present]
+        if dropped:
+            found.setdefault(dropped[0], set()).add(old)
+    return found
+
+
+def _rename_deprecated(results, new_texts, args, settings, current, report: Report) -> None:
+    """Rename the arguments ``--to`` still accepts but vLLM documents as replaced (a second pass,
+    over the text the first one left): each is checked against the first release that drops it,
+    and only its rename, to a successor ``--to`` has, is applied."""
+    from vllm_lint.config import VersionResolver
+    from vllm_lint.fix.apply import FileChanged, fix_python_result, fix_text_result, write_atomically
+    from vllm_lint.fix.encoding import decode_python, decode_text
+    from vllm_lint.launch.schema import documented_rename, schema_for
+    from vllm_lint.lint import lint_bytes
+    from vllm_lint.settings import select_findings
+    from vllm_lint.versions import Version
+
+    to = report.to
+    target = schema_for(to)
+    for dropped, names in sorted(deprecated_in(to).items()):
+        fixable = {name for name in names if (rename := documented_rename(name, target)) is not None and rename.fix}
+        spellings = {spelled for name in names for spelled in (name, "--" + name.replace("_", "-"))}
+        later = Version(*dropped)
+        resolver = VersionResolver(later, f"vLLM {later.major}.{later.minor}", current.pass_through, current.server_images)
+
+        def chosen(finding, names=fixable) -> bool:
+            return is_rename(finding) and (finding.argument or "").lstrip("-").replace("-", "_") in names
+
+        def by_hand(finding, names=names - fixable) -> bool:
+            return finding.code == "VLM301" and (finding.argument or "").lstrip("-").replace("-", "_") in names
+
+        for result in results:
+            if result.error is not None or result.source is None or result.kind == "notebook":
+                continue
+            text = new_texts.get(result.path, result.source)
+            if not any(spelled in text for spelled in spellings):
+                continue
+            linted = lint_bytes(result.path, text.encode("utf-8"), resolver.for_path, result.kind)
+            if linted.error is not None or linted.source is None:
+                continue
+            select_findings([linted], settings)
+            keys = attach_key_renames(linted, later) if result.kind in KEY_KINDS else set()
+            for finding in linted.findings:
+                if by_hand(finding):
+                    report.deprecated.append(manual_step(linted, finding, to))
+            if not any(chosen(f) for f in linted.findings):
+                continue
+            try:
+                if result.is_python:
+                    fixed = fix_python_result(linted, later, settings, True, "keep-replay", True, None, only=chosen)
+                else:
+                    fixed = fix_text_result(linted, resolver.for_path, settings, True, "keep-replay", True, only=chosen)
+            except (OSError, UnicodeError, SyntaxError, LookupError) as error:
+                report.failures.append((result.path, f"cannot rewrite: {error}"))
+                continue
+            if fixed.error is not None or fixed.new_text == text:
+                continue
+            absolute = os.path.abspath(result.path)
+            if args.diff:
+                report.texts[absolute] = [report.texts.get(absolute, [text])[0], fixed.new_text]
+            else:
+                try:
+                    with open(result.path, "rb") as handle:
+                        data = handle.read()
+                    encoded = (decode_python(data) if result.is_python else decode_text(data))[1]
+                    write_atomically(result.path, fixed.new_text.encode(encoded.encoding), data)
+                except FileChanged:
+                    report.failures.append((result.path, "changed on disk since it was read; not overwritten"))
+                    continue
+                except (OSError, UnicodeError, SyntaxError, LookupError) as error:
+                    report.failures.append((result.path, f"cannot write: {getattr(error, 'strerror', None) or error}"))
+                    continue
+            new_texts[result.path] = fixed.new_text
+            if result.path not in report.changed:
+                report.changed.append(result.path)
+            note = f" (deprecated in {to.major}.{to.minor})"
+            for finding in fixed.fixed:
+                rename = finding.rename
+                command_line = not result.is_python and id(finding) not in keys
+                name = "--" + rename.old.replace("_", "-") if command_line else rename.old
+                report.renamed.append(Renamed(result.path, finding.span.line, name, rename.spelled(command_line), note))
+
+
+def _parses(kind: str, text: str) -> bool:
+    """A renamed YAML or TOML file still parses (the edits are checked one by one before; this is the whole)."""
+    try:
+        if kind == "toml":
+            if sys.version_info >= (3, 11):
+                import tomllib
+            else:  # pragma: no cover - exercised on Python 3.10
+                import tomli as tomllib
+            tomllib.loads(text)
+        else:
+            import yaml
+
+            for _ in yaml.safe_load_all(text):
+                pass
+    except Exception:  # noqa: BLE001 - any parser error means the same: do not write it
+        return False
+    return True
 
 
 def _runs_on(result, current) -> list[str]:
@@ -196,6 +321,13 @@ def _rename_all(results, args, settings, resolver, excludes, report: Report, err
             elsewhere.forget()
             report.failures.append((result.path, f"cannot rewrite: {error}"))
             continue
+        if (
+            fixed.error is None
+            and result.kind in ("yaml", "toml")
+            and not _parses(result.kind, fixed.new_text)
+            and _parses(result.kind, fixed.old_text)  # a Helm template is no YAML before either
+        ):
+            fixed.error = f"the renamed {result.kind.upper()} does not parse"
         if fixed.error is not None:
             report.failures.append((result.path, f"{fixed.error}; file left unchanged"))
             continue
@@ -240,13 +372,15 @@ def attach_key_renames(result, to) -> set[int]:
     on/off key whose successor takes a value is rewritten only when it is written ``true``; a key
     whose successor is already written anywhere in the file is left (it would be given twice)."""
     from vllm_lint.findings import Edit, Fix
-    from vllm_lint.launch.schema import documented_rename, schema_for
+    from vllm_lint.fix.structure import KINDS as STRUCTURED
+    from vllm_lint.fix.structure import reviewed
+    from vllm_lint.launch.schema import documented_rename, python_literal, schema_for
 
     lines = result.source.splitlines()
     release = schema_for(to)
     attached: set[int] = set()
     for finding in result.findings:
-        if finding.code != "VLM301" or finding.fix is not None or finding.rename is not None or not finding.argument:
+        if finding.code != "VLM301" or finding.fix is not None or not finding.argument:
             continue
         rename = documented_rename(finding.argument, release)
         if rename is None or rename.fix is None or not 0 < finding.span.line <= len(lines):
@@ -262,9 +396,13 @@ def attach_key_renames(result, to) -> set[int]:
             if match.group("value") not in ("true", "True"):
                 continue
             end = match.end("value")
-            content = f"{rename.new}{match.group('sep')}{rename.value}"
+            value = python_literal(rename.value) if result.kind == "toml" else rename.value  # TOML quotes a word
+            content = f"{rename.new}{match.group('sep')}{value}"
         edit = Edit((finding.span.line, match.start() + 1), (finding.span.line, end + 1), content)
-        finding.fix = Fix("unsafe", f"Replace {finding.argument} with {rename.spelled(False)}", [edit])
+        fix = Fix("unsafe", f"Replace {finding.argument} with {rename.spelled(False)}", [edit])
+        if result.kind in STRUCTURED and reviewed(result.kind, result.source, fix) is None:
+            continue  # the file would not parse to the same structure but for the key: left by hand
+        finding.fix = fix
         finding.fix_action, finding.fix_safety, finding.rename = RENAME_ACTION, "unsafe", rename
         attached.add(id(finding))
     return attached
@@ -303,6 +441,21 @@ def _on_disk(path: str, text: str) -> bytes:
 # ------------------------------------------------------------------ the report
 
 
+def _write_steps(steps: list[Manual], stream, with_message: bool = True) -> None:
+    for step in sorted(steps, key=lambda s: (s.path, s.finding.span.line, s.finding.span.col, s.finding.code)):
+        finding = step.finding
+        cell = f"cell {finding.cell}:" if finding.cell is not None else ""
+        where = f"  {step.path}:{cell}{finding.span.line}:{finding.span.col + 1}:"
+        if with_message:
+            stream.write(f"{where} {finding.code} {finding.message}\n")
+        else:
+            stream.write(f"{where} {finding.message.split(' ', 1)[0]}\n")
+        if step.sense:
+            stream.write(f"      {step.sense}\n")
+        if step.words:
+            stream.write(f"      vLLM: {step.words}\n")
+
+
 def _write_report(report: Report, args, out, err) -> int:
     from vllm_lint.output import plural
 
@@ -323,7 +476,7 @@ def _write_report(report: Report, args, out, err) -> int:
         if report.renamed:
             stream.write(f"{verb}:\n")
             for item in sorted(report.renamed, key=lambda item: (item.path, item.line)):
-                stream.write(f"  {item.path}:{item.line}: {item.old} -> {item.new}\n")
+                stream.write(f"  {item.path}:{item.line}: {item.old} -> {item.new}{item.note}\n")
         if report.bumped:
             stream.write(f"{'Would bump' if args.diff else 'Bumped'}:\n")
             for edit in sorted(report.bumped, key=lambda edit: (edit.path, edit.line)):
@@ -332,16 +485,14 @@ def _write_report(report: Report, args, out, err) -> int:
         stream.write("Pins left as they are:\n")
         for left in report.pins_left:
             stream.write(f"  {left.path}:{left.line}: {left.text} ({left.why})\n")
+    manual_at = {(step.path, step.finding.span.line, step.finding.span.col) for step in report.manual}
+    report.deprecated = [s for s in report.deprecated if (s.path, s.finding.span.line, s.finding.span.col) not in manual_at]
+    if report.deprecated and not args.quiet:
+        stream.write(f"Deprecated in vLLM {target}, still accepted (vLLM documents a successor no rename writes):\n")
+        _write_steps(report.deprecated, stream, with_message=False)
     if report.manual:
         stream.write(f"Manual steps for vLLM {target}:\n")
-        for step in sorted(report.manual, key=lambda s: (s.path, s.finding.span.line, s.finding.span.col, s.finding.code)):
-            finding = step.finding
-            cell = f"cell {finding.cell}:" if finding.cell is not None else ""
-            stream.write(f"  {step.path}:{cell}{finding.span.line}:{finding.span.col + 1}: {finding.code} {finding.message}\n")
-            if step.sense:
-                stream.write(f"      {step.sense}\n")
-            if step.words:
-                stream.write(f"      vLLM: {step.words}\n")
+        _write_steps(report.manual, stream)
     files = len(set(report.changed) | {edit.path for edit in report.bumped})
     would = "would be " if args.diff else ""
     stream.write(
