@@ -292,3 +292,12 @@ def test_nothing_deprecated_before_the_successor_exists(tmp_path, monkeypatch):
     code, report, _ = upgrade(["--to", "0.10", "."])
     assert (tmp_path / "serve.sh").read_text() == "vllm serve m --cuda-graph-sizes 8\n" and code == 0
     assert "Deprecated" not in report
+
+
+def test_a_cap_alone_is_bumped_and_said_to_admit_older_releases(tmp_path, monkeypatch):
+    (tmp_path / "requirements.txt").write_text("vllm<0.9.0\n")
+    (tmp_path / "serve.sh").write_text("vllm serve m --cuda-graph-sizes 8\n")
+    monkeypatch.chdir(tmp_path)
+    _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert (tmp_path / "requirements.txt").read_text() == "vllm<0.35\n"
+    assert "requirements.txt:1: vllm<0.35 (admits vLLM 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8-0.34 after the bump)" in report

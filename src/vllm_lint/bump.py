@@ -165,6 +165,38 @@ def bump_pins(paths: list[str], current, report, to_text: str, diff_only: bool) 
         _bump_file(file, lines, new, report, diff_only)
     for (file, line), why in sorted(left.items()):
         report.pins_left.append(PinLeft(_shown(file), line, _line_text(file, line), why))
+    if not diff_only and report.bumped:
+        _check_bumped(paths, current, report)
+
+
+def _check_bumped(paths: list[str], current, report) -> None:
+    """Read the releases again, as ``check`` will: a place that still names another release
+    (a pin the edits could not move, a folder above with its own) is reported where it is written."""
+    from vllm_lint.commandline import launch_release_places
+    from vllm_lint.config import VersionResolver
+    from vllm_lint.lint import file_kind
+
+    to = (report.to.major, report.to.minor)
+    fresh = VersionResolver(None, "", current.pass_through, current.server_images)
+    reported = {(left.path, left.line) for left in report.pins_left}
+    for path in paths:
+        found = []
+        kind = file_kind(path)
+        if kind not in (None, "python", "notebook"):
+            found = launch_release_places(path, kind, fresh.for_path)
+        target = fresh.for_path(path)
+        if target.origin:
+            found.append((target[0], target.origin))
+        for version, where in found:
+            if {(c.major, c.minor) for c in version.candidates()} == {to}:
+                continue
+            for place in where.split(", "):
+                file, _, line = place.rpartition(":")
+                key = (_shown(os.path.abspath(file)), int(line)) if file and line.isdigit() else (place, 0)
+                if key not in reported:
+                    reported.add(key)
+                    text = _line_text(os.path.abspath(file), int(line)) if key[1] else ""
+                    report.pins_left.append(PinLeft(key[0], key[1], text, f"admits vLLM {version.releases_text} after the bump"))
 
 
 def _shown(path: str) -> str:
