@@ -137,8 +137,8 @@ def bump_pins(paths: list[str], current, report, to_text: str, diff_only: bool) 
     to = report.to
     places: dict[tuple[str, int], set[tuple[int, int]]] = {}
     left: dict[tuple[str, int], str] = {}
-    for path in paths:
-        pins = current.pins_for(Path(path).resolve().parent)
+    for directory in dict.fromkeys(Path(path).resolve().parent for path in paths):
+        pins = current.pins_for(directory)
         if any(pin.locked for pin in pins):  # the lock wins; the ranges beside it are bumped too
             pins = pins + [pin for pin in pins_in(pins[0].path.parent) if not pin.locked]
         for pin in pins:
@@ -146,8 +146,9 @@ def bump_pins(paths: list[str], current, report, to_text: str, diff_only: bool) 
                 left[(str(pin.path), pin.line)] = "a lock file: regenerate it with its tool once the pins are bumped"
             elif not pin.bare:
                 places.setdefault((str(pin.path), pin.line), set()).update(pin.releases)
+    for path in paths:
         kind = file_kind(path)
-        if kind in (None, "python", "notebook"):
+        if kind in (None, "python", "notebook") or not _names_vllm(path):
             continue
         for version, where in launch_release_places(path, kind, current.for_path):
             for place in where.split(", "):
@@ -182,7 +183,7 @@ def _check_bumped(paths: list[str], current, report) -> None:
     for path in paths:
         found = []
         kind = file_kind(path)
-        if kind not in (None, "python", "notebook"):
+        if kind not in (None, "python", "notebook") and _names_vllm(path):
             found = launch_release_places(path, kind, fresh.for_path)
         target = fresh.for_path(path)
         if target.origin:
@@ -197,6 +198,17 @@ def _check_bumped(paths: list[str], current, report) -> None:
                     reported.add(key)
                     text = _line_text(os.path.abspath(file), int(line)) if key[1] else ""
                     report.pins_left.append(PinLeft(key[0], key[1], text, f"admits vLLM {version.releases_text} after the bump"))
+
+
+def _names_vllm(path: str) -> bool:
+    """A command file can name a vLLM image or install only if it says ``vllm``, or is a Helm
+    template whose values may (a cheap test first)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False
+    return b"vllm" in data.lower() or b"{{" in data
 
 
 def _shown(path: str) -> str:

@@ -322,6 +322,7 @@ class VersionResolver:
         self.pass_through = pass_through
         self.server_images = tuple(server_images)
         self._by_dir: dict[Path, tuple[Version, str] | None] = {}
+        self._pins_by_dir: dict[Path, list] = {}
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
@@ -357,6 +358,9 @@ class VersionResolver:
     def pins_for(self, directory: Path) -> list:
         """The pins a file of ``directory`` runs by: the nearest folder's that has any (its lock
         file's alone when it has one; a bare ``vllm`` alone pins nothing)."""
+        cached = self._pins_by_dir.get(directory)
+        if cached is not None:
+            return cached
         from vllm_lint.pins import pins_in
 
         pins = pins_in(directory)
@@ -365,7 +369,8 @@ class VersionResolver:
         if all(pin.bare for pin in pins):
             pins = []  # a bare ``vllm`` alone pins nothing: the folders above may
         if not pins and directory.parent != directory and not (directory / ".git").exists():
-            return self.pins_for(directory.parent)
+            pins = self.pins_for(directory.parent)
+        self._pins_by_dir[directory] = pins
         return pins
 
     def _installed_version(self) -> tuple[Version, str] | None:

@@ -184,7 +184,7 @@ def _rename_deprecated(results, new_texts, args, settings, current, report: Repo
     over the text the first one left): each is checked against the first release that drops it,
     and only its rename, to a successor ``--to`` has, is applied."""
     from vllm_lint.config import VersionResolver
-    from vllm_lint.fix.apply import FileChanged, fix_python_result, fix_text_result, write_atomically
+    from vllm_lint.fix.apply import fix_python_result, fix_text_result
     from vllm_lint.fix.encoding import decode_python, decode_text
     from vllm_lint.launch.schema import documented_rename, schema_for
     from vllm_lint.lint import lint_bytes
@@ -229,32 +229,67 @@ def _rename_deprecated(results, new_texts, args, settings, current, report: Repo
             except (OSError, UnicodeError, SyntaxError, LookupError) as error:
                 report.failures.append((result.path, f"cannot rewrite: {error}"))
                 continue
-            if fixed.error is not None or fixed.new_text == text:
-                continue
-            absolute = os.path.abspath(result.path)
-            if args.diff:
-                report.texts[absolute] = [report.texts.get(absolute, [text])[0], fixed.new_text]
-            else:
-                try:
+            if fixed.error is None and not args.diff:
+                try:  # written as the file on disk is encoded, if it still holds the text read
                     with open(result.path, "rb") as handle:
-                        data = handle.read()
-                    encoded = (decode_python(data) if result.is_python else decode_text(data))[1]
-                    write_atomically(result.path, fixed.new_text.encode(encoded.encoding), data)
-                except FileChanged:
-                    report.failures.append((result.path, "changed on disk since it was read; not overwritten"))
-                    continue
+                        fixed.data = handle.read()
+                    fixed.encoded = (decode_python(fixed.data) if result.is_python else decode_text(fixed.data))[1]
                 except (OSError, UnicodeError, SyntaxError, LookupError) as error:
-                    report.failures.append((result.path, f"cannot write: {getattr(error, 'strerror', None) or error}"))
+                    report.failures.append((result.path, f"cannot rewrite: {error}"))
                     continue
-            new_texts[result.path] = fixed.new_text
-            if result.path not in report.changed:
-                report.changed.append(result.path)
-            note = f" (deprecated in {to.major}.{to.minor})"
-            for finding in fixed.fixed:
-                rename = finding.rename
-                command_line = not result.is_python and id(finding) not in keys
-                name = "--" + rename.old.replace("_", "-") if command_line else rename.old
-                report.renamed.append(Renamed(result.path, finding.span.line, name, rename.spelled(command_line), note))
+            if result.path in new_texts and args.diff:
+                fixed.old_text = report.texts.get(os.path.abspath(result.path), [text])[0]
+            if _settle(result, fixed, args, report, keys, f" (deprecated in {to.major}.{to.minor})"):
+                new_texts[result.path] = fixed.new_text
+
+
+def _settle(result, fixed, args, report: Report, keys: set[int], note: str, elsewhere=None) -> bool:
+    """Write a renamed file (with ``--diff``, keep its texts for the diff) and record its renames;
+    False when it is left unchanged (the reason is among the report's failures)."""
+    from vllm_lint.fix.apply import FileChanged, _write_fixed
+    from vllm_lint.fix.crossfile import display_path
+
+    if (
+        fixed.error is None
+        and result.kind in ("yaml", "toml")
+        and not _parses(result.kind, fixed.new_text)
+        and _parses(result.kind, fixed.old_text)  # a Helm template is no YAML before either
+    ):
+        fixed.error = f"the renamed {result.kind.upper()} does not parse"
+    if fixed.error is not None:
+        report.failures.append((result.path, f"{fixed.error}; file left unchanged"))
+        return False
+    if not fixed.changed:
+        return False
+    if args.diff:
+        if fixed.new_text != fixed.old_text:
+            report.texts[os.path.abspath(result.path)] = [fixed.old_text, fixed.new_text]
+        for other in fixed.others:
+            report.texts[os.path.abspath(other.path)] = [other.old_text, other.new_text]
+        if elsewhere is not None:
+            elsewhere.forget()
+    else:
+        try:
+            _write_fixed(result.path, fixed)
+        except FileChanged as changed:
+            if elsewhere is not None:
+                elsewhere.forget()
+            report.failures.append((str(changed), "changed on disk since it was read; not overwritten"))
+            return False
+        except OSError as error:
+            if elsewhere is not None:
+                elsewhere.forget()
+            report.failures.append((result.path, f"cannot write: {error.strerror or error}"))
+            return False
+    for path in [result.path] + [display_path(other.path) for other in fixed.others]:
+        if path not in report.changed:
+            report.changed.append(path)
+    for finding in fixed.fixed:
+        rename = finding.rename
+        command_line = not result.is_python and id(finding) not in keys
+        name = "--" + rename.old.replace("_", "-") if command_line else rename.old
+        report.renamed.append(Renamed(result.path, finding.span.line, name, rename.spelled(command_line), note))
+    return True
 
 
 def _parses(kind: str, text: str) -> bool:
@@ -292,8 +327,8 @@ def _runs_on(result, current) -> list[str]:
 
 def _rename_all(results, args, settings, resolver, excludes, report: Report, err) -> dict[str, str]:
     """Apply the renames file by file; the new text of each file changed (written unless ``--diff``)."""
-    from vllm_lint.fix.apply import FileChanged, _write_fixed, fix_python_result, fix_text_result
-    from vllm_lint.fix.crossfile import display_path, other_files
+    from vllm_lint.fix.apply import FileChanged, fix_python_result, fix_text_result
+    from vllm_lint.fix.crossfile import other_files
 
     new_texts: dict[str, str] = {}
     for result in results:
@@ -321,43 +356,8 @@ def _rename_all(results, args, settings, resolver, excludes, report: Report, err
             elsewhere.forget()
             report.failures.append((result.path, f"cannot rewrite: {error}"))
             continue
-        if (
-            fixed.error is None
-            and result.kind in ("yaml", "toml")
-            and not _parses(result.kind, fixed.new_text)
-            and _parses(result.kind, fixed.old_text)  # a Helm template is no YAML before either
-        ):
-            fixed.error = f"the renamed {result.kind.upper()} does not parse"
-        if fixed.error is not None:
-            report.failures.append((result.path, f"{fixed.error}; file left unchanged"))
-            continue
-        if not fixed.changed:
-            continue
-        if args.diff:
-            if fixed.new_text != fixed.old_text:
-                report.texts[os.path.abspath(result.path)] = [fixed.old_text, fixed.new_text]
-            for other in fixed.others:
-                report.texts[os.path.abspath(other.path)] = [other.old_text, other.new_text]
-            elsewhere.forget()
-        else:
-            try:
-                _write_fixed(result.path, fixed)
-            except FileChanged as changed:
-                elsewhere.forget()
-                report.failures.append((str(changed), "changed on disk since it was read; not overwritten"))
-                continue
-            except OSError as error:
-                elsewhere.forget()
-                report.failures.append((result.path, f"cannot write: {error.strerror or error}"))
-                continue
-        new_texts[result.path] = fixed.new_text
-        report.changed.append(result.path)
-        report.changed += [display_path(other.path) for other in fixed.others]
-        for finding in fixed.fixed:
-            rename = finding.rename
-            command_line = not result.is_python and id(finding) not in keys
-            name = "--" + rename.old.replace("_", "-") if command_line else rename.old
-            report.renamed.append(Renamed(result.path, finding.span.line, name, rename.spelled(command_line)))
+        if _settle(result, fixed, args, report, keys, "", elsewhere):
+            new_texts[result.path] = fixed.new_text
     return new_texts
 
 
