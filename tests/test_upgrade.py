@@ -301,3 +301,58 @@ def test_a_cap_alone_is_bumped_and_said_to_admit_older_releases(tmp_path, monkey
     _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
     assert (tmp_path / "requirements.txt").read_text() == "vllm<0.35\n"
     assert "requirements.txt:1: vllm<0.35 (admits vLLM 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8-0.34 after the bump)" in report
+
+
+def test_another_packages_version_on_the_line_is_kept():
+    assert bump_line("&& pip3 install tensordict==0.10.0 \\", {(0, 10)}, "0.34.0") is None
+    assert bump_line("RUN pip install tensordict==0.10.0 vllm==0.10.0", {(0, 10)}, "0.34.0") == (
+        "RUN pip install tensordict==0.10.0 vllm==0.34.0"
+    )
+
+
+def test_a_file_at_a_url_is_left():
+    # The new release's wheel at that address is not known to exist; upstream's release tags are.
+    wheel = "&& pip3 install https://example.com/wheels/vllm-0.10.0+rocm634-cp310-cp310-linux_x86_64.whl \\"
+    assert bump_line(wheel, {(0, 10)}, "0.34.0") is None
+
+
+def test_a_rebuilds_tag_is_left(tmp_path, monkeypatch):
+    manifest = tmp_path / "deploy.yaml"
+    manifest.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: llm\nspec:\n  containers:\n    - name: vllm\n"
+        "      image: registry.example.com/aibrix/vllm-openai:v0.10.2-nixl-0.7.1\n"
+        "      args: [\"--model\", \"m\", \"--cuda-graph-sizes\", \"8\"]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert "v0.10.2-nixl-0.7.1" in manifest.read_text() and "--cudagraph-capture-sizes" in manifest.read_text()
+    assert "a rebuild of vLLM's image, or not a release tag: whether its owner tags 0.34.0 is not known" in report
+
+
+def test_a_requirement_on_a_continuation_line_is_bumped(tmp_path, monkeypatch):
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text(
+        "FROM rocm/pytorch-training:v25.6\n"
+        "RUN pip3 install ray==2.48.0 \\\n"
+        "&& pip3 install vllm==0.10.0 tensordict==0.10.0 \\\n"
+        "&& pip3 install loralib\n"
+        "COPY . /app\n"
+        'CMD ["python3", "/app/serve.py"]\n'
+    )
+    (tmp_path / "serve.py").write_text("from vllm import LLM\nLLM('m', cuda_graph_sizes=[8])\n")
+    monkeypatch.chdir(tmp_path)
+    _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert "&& pip3 install vllm==0.34.0 tensordict==0.10.0 \\\n" in dockerfile.read_text()
+    assert "Dockerfile:3: && pip3 install" in report
+
+
+def test_two_stages_reading_one_build_argument_bump_it_once(tmp_path, monkeypatch):
+    dockerfile = tmp_path / "Dockerfile"
+    dockerfile.write_text(
+        "ARG VLLM_VERSION=v0.10.2\nFROM vllm/vllm-openai:${VLLM_VERSION} AS base\nRUN echo base\n"
+        'FROM vllm/vllm-openai:${VLLM_VERSION} AS server\nCMD ["--model", "m", "--cuda-graph-sizes", "8"]\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert dockerfile.read_text().startswith("ARG VLLM_VERSION=v0.34.0\n")
+    assert "Pins left" not in report and "1 pin bumped" in report

@@ -21,12 +21,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from vllm_lint.versions import releases_text
+
 # A version word: ``0.10.2``, ``v0.10.1.1``, ``0.30.1rc1``, ``0.8.5.post1``, inside a tag or a URL.
 VERSION_WORD = re.compile(r"(?<![\w.])(?P<v>v?)(?P<major>\d+)\.(?P<minor>\d+)(?P<rest>(?:\.\d+)*(?:\.?(?:post|rc|a|b|dev)\d*)*)(?![\w])")
 # ``vllm`` followed by PEP 440 specifiers, as requirement files, pyproject.toml and pip install write them.
 REQUIREMENT = re.compile(
     r"(?i)(?<![\w-])vllm(?![\w-])\s*(?:\[[^\]]*\])?\s*(?P<spec>(?:(?:===|==|~=|!=|<=|>=|<|>)\s*[0-9][\w.*+!]*\s*,?\s*)+)"
 )
+# A VCS reference to vLLM's own repository, whose release tags exist (``git+https://github.com/vllm-project/vllm@v0.10.2``).
+UPSTREAM_VCS = re.compile(r"git\+\w+://github\.com/vllm-project/vllm(?:\.git)?@v?$")
+# vLLM's own image with a release tag (``vllm/vllm-openai:v0.10.2``, any registry): the tag of any release exists.
+_RELEASE_TAG = re.compile(r":v?\d+\.\d+(?:\.\d+)*$")
 CLAUSE = re.compile(r"(?P<op>===|==|~=|!=|<=|>=|<|>)\s*(?P<version>[0-9][\w.*+!]*)")
 
 
@@ -44,6 +50,12 @@ class PinLeft:
     line: int
     text: str
     why: str
+
+
+def upstream_release_tag(image: str) -> bool:
+    from vllm_lint.images import is_vllm_image
+
+    return is_vllm_image(image) and _RELEASE_TAG.search(image.split("@", 1)[0]) is not None
 
 
 def full_version(to_text: str) -> str:
@@ -114,10 +126,18 @@ def bump_line(line: str, releases: set[tuple[int, int]], new: str) -> str | None
         start, end = requirement.span("spec")
         return line[:start] + bumped + line[end:]
     changed = False
+    alone = len(VERSION_WORD.findall(line)) == 1  # a tag line: ``tag: v0.10.2``, ``newTag: v0.10.2``
 
     def word(match: re.Match) -> str:
         nonlocal changed
         if (int(match.group("major")), int(match.group("minor"))) not in releases:
+            return match.group(0)
+        # Another package's version (``tensordict==0.10.0``) is not vLLM's: the word must name vLLM.
+        prefix = line[line.rfind(" ", 0, match.start()) + 1 : match.start()].lower()
+        if "://" in prefix and not UPSTREAM_VCS.search(prefix):
+            return match.group(0)  # a file at a URL: the new release's file there is not known
+        names_vllm = "vllm" in prefix
+        if not names_vllm and (not alone or re.search(r"[\w\]]\s*(?:[=<>!~]=?|@)$", prefix)):
             return match.group(0)
         changed = True
         written = f"{match.group('major')}.{match.group('minor')}{match.group('rest')}"
@@ -150,13 +170,17 @@ def bump_pins(paths: list[str], current, report, to_text: str, diff_only: bool) 
         kind = file_kind(path)
         if kind in (None, "python", "notebook") or not _names_vllm(path):
             continue
-        for version, where in launch_release_places(path, kind, current.for_path):
+        for version, where, image in launch_release_places(path, kind, current.for_path):
             for place in where.split(", "):
                 file, _, line = place.rpartition(":")
-                if file and line.isdigit():
-                    places.setdefault((os.path.abspath(file), int(line)), set()).update(
-                        (c.major, c.minor) for c in version.candidates()
+                if not (file and line.isdigit()):
+                    continue
+                if image is not None and not upstream_release_tag(image):
+                    left[(os.path.abspath(file), int(line))] = (
+                        f"a rebuild of vLLM's image, or not a release tag: whether its owner tags {new} is not known"
                     )
+                    continue
+                places.setdefault((os.path.abspath(file), int(line)), set()).update((c.major, c.minor) for c in version.candidates())
     by_file: dict[str, list[tuple[int, set]]] = {}
     for (file, line), releases in sorted(places.items()):
         if (releases and min(releases) == (to.major, to.minor)) and len(releases) == 1:
@@ -171,33 +195,35 @@ def bump_pins(paths: list[str], current, report, to_text: str, diff_only: bool) 
 
 
 def _check_bumped(paths: list[str], current, report) -> None:
-    """Read the releases again, as ``check`` will: a place that still names another release
-    (a pin the edits could not move, a folder above with its own) is reported where it is written."""
+    """Read the releases again, as ``check`` will: a pin or image that still admits another
+    release (a cap alone, a pin the edits could not move) is reported where it is written."""
     from vllm_lint.commandline import launch_release_places
     from vllm_lint.config import VersionResolver
     from vllm_lint.lint import file_kind
 
-    to = (report.to.major, report.to.minor)
+    to = {(report.to.major, report.to.minor)}
     fresh = VersionResolver(None, "", current.pass_through, current.server_images)
     reported = {(left.path, left.line) for left in report.pins_left}
+    found: list[tuple[str, int, str]] = []  # (file, line, the releases it admits)
+    for directory in dict.fromkeys(Path(path).resolve().parent for path in paths):
+        for pin in fresh.pins_for(directory):
+            if not pin.bare and not pin.locked and set(pin.releases) != to:
+                found.append((str(pin.path), pin.line, releases_text(pin.releases)))
     for path in paths:
-        found = []
         kind = file_kind(path)
-        if kind not in (None, "python", "notebook") and _names_vllm(path):
-            found = launch_release_places(path, kind, fresh.for_path)
-        target = fresh.for_path(path)
-        if target.origin:
-            found.append((target[0], target.origin))
-        for version, where in found:
-            if {(c.major, c.minor) for c in version.candidates()} == {to}:
-                continue
-            for place in where.split(", "):
-                file, _, line = place.rpartition(":")
-                key = (_shown(os.path.abspath(file)), int(line)) if file and line.isdigit() else (place, 0)
-                if key not in reported:
-                    reported.add(key)
-                    text = _line_text(os.path.abspath(file), int(line)) if key[1] else ""
-                    report.pins_left.append(PinLeft(key[0], key[1], text, f"admits vLLM {version.releases_text} after the bump"))
+        if kind in (None, "python", "notebook") or not _names_vllm(path):
+            continue
+        for version, where, _ in launch_release_places(path, kind, fresh.for_path):
+            if {(c.major, c.minor) for c in version.candidates()} != to:
+                for place in where.split(", "):
+                    file, _, line = place.rpartition(":")
+                    if file and line.isdigit():
+                        found.append((os.path.abspath(file), int(line), version.releases_text))
+    for file, line, admitted in found:
+        key = (_shown(file), line)
+        if key not in reported:
+            reported.add(key)
+            report.pins_left.append(PinLeft(key[0], line, _line_text(file, line), f"admits vLLM {admitted} after the bump"))
 
 
 def _names_vllm(path: str) -> bool:
@@ -254,23 +280,35 @@ def _bump_file(path: str, lines: list[tuple[int, set]], new: str, report, diff_o
         original, text = report.texts[path]
     rows = text.splitlines(keepends=True)
     edits = []
+    edited: set[int] = set()
     for line, releases in lines:
         if not 0 < line <= len(rows):
             continue
-        at = line
-        bumped = bump_line(rows[line - 1].rstrip("\r\n"), releases, new)
-        if bumped is None:  # FROM vllm/vllm-openai:v${VLLM_VERSION}: the ARG that sets it
-            at = _argument_line(rows, line)
-            bumped = bump_line(rows[at - 1].rstrip("\r\n"), releases, new) if at else None
-        if bumped is None:
-            text = rows[line - 1].strip()
-            report.pins_left.append(PinLeft(shown, line, text, f"no vLLM version here that can be moved to {new}"))
+        candidates = [line]
+        while rows[candidates[-1] - 1].rstrip("\r\n").endswith("\\") and candidates[-1] < len(rows):
+            candidates.append(candidates[-1] + 1)  # RUN pip install a \ && pip install vllm==X
+        argument = _argument_line(rows, line)  # FROM vllm/vllm-openai:${VLLM_VERSION}: the ARG that sets it
+        if argument is not None:
+            candidates.append(argument)
+        if edited & set(candidates):
+            continue  # another launch's line, bumped already
+        for at in candidates:
+            bumped = bump_line(rows[at - 1].rstrip("\r\n"), releases, new)
+            if bumped is not None:
+                break
+        else:
+            written = [rows[at - 1] for at in candidates]
+            why = (
+                "a wheel at a URL: the new release's file there is not known"
+                if any("://" in row and "vllm" in row.lower() for row in written)
+                else f"no vLLM version here that can be moved to {new}"
+            )
+            report.pins_left.append(PinLeft(shown, line, rows[line - 1].strip(), why))
             continue
         row = rows[at - 1]
         body = row.rstrip("\r\n")
-        if bumped == body:
-            continue  # another launch's line, bumped already
         rows[at - 1] = bumped + row[len(body) :]
+        edited.add(at)
         edits.append(PinEdit(shown, at, body.strip(), bumped.strip()))
     if not edits:
         return

@@ -318,7 +318,7 @@ def _runs_on(result, current) -> list[str]:
     if result.kind not in (None, "python", "notebook"):
         from vllm_lint.commandline import launch_release_places
 
-        found = [f"{version.releases_text} (from {where})" for version, where in launch_release_places(result.path, result.kind, current.for_path)]
+        found = [f"{version.releases_text} (from {where})" for version, where, _ in launch_release_places(result.path, result.kind, current.for_path)]
     if not found:
         target = current.for_path(result.path)
         found = [f"{target[0].releases_text} (from {target.origin or target[1]})"]

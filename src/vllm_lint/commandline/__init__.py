@@ -70,6 +70,7 @@ class EngineRecord:
     version: object = None  # the release it is checked against, when not the file's
     version_from: str = ""  # where that release is named (an image tag, a RUN pip install)
     version_origin: str = ""  # the same, short: file:line
+    release_image: str | None = None  # the image whose tag names that release (not a pip install)
     # The launch's words as written in this file, the program's too (``ENTRYPOINT`` and ``CMD``,
     # a manifest's ``command`` and ``args``): ``explain FILE:LINE`` selects it on any of their lines.
     words: list = field(default_factory=list)
@@ -315,6 +316,8 @@ class Context:
         self.records[-1].version_from = self.version_from(launch.image or self.image)
         self.records[-1].version_origin = self.version_origin(launch.image or self.image)
         image = launch.image or self.image
+        if self.installed is None:
+            self.records[-1].release_image = image
         if extends_serve_options(image):
             self.records[-1].facts.extended_parser = True
         if self.container is not None and image is None and not self.explicit_version and self.installed is None:
@@ -573,12 +576,13 @@ def launch_releases(path: str, kind: str, version_for) -> list[tuple[int, object
     ]
 
 
-def launch_release_places(path: str, kind: str, version_for) -> list[tuple[object, str]]:
+def launch_release_places(path: str, kind: str, version_for) -> list[tuple[object, str, str | None]]:
     """``upgrade --bump-pins``: for each launch of a command file whose release an image tag or a
-    ``pip install`` names, ``(version, places)``: where that release is written (``Dockerfile:1``,
-    ``chart/values.yaml:4``, several joined by ``, ``)."""
+    ``pip install`` names, ``(version, places, image)``: where that release is written
+    (``Dockerfile:1``, ``chart/values.yaml:4``, several joined by ``, ``), and the image whose
+    tag names it (None for a ``pip install``)."""
     return [
-        (record.version or version, record.version_origin)
+        (record.version or version, record.version_origin, record.release_image)
         for record, version in _launch_records(path, kind, version_for)
         if record.version_origin and not record.facts.release_unknown
     ]
