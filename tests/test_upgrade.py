@@ -356,3 +356,13 @@ def test_two_stages_reading_one_build_argument_bump_it_once(tmp_path, monkeypatc
     _, report, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
     assert dockerfile.read_text().startswith("ARG VLLM_VERSION=v0.34.0\n")
     assert "Pins left" not in report and "1 pin bumped" in report
+
+
+def test_a_second_run_bumps_nothing(tmp_path, monkeypatch):
+    (tmp_path / "setup.py").write_text('from setuptools import setup\n\nsetup(name="x", install_requires=["vllm<=0.8.5"])\n')
+    (tmp_path / "serve.sh").write_text("vllm serve m --cuda-graph-sizes 8\n")
+    monkeypatch.chdir(tmp_path)
+    _, first, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert '"vllm<=0.34.0"' in (tmp_path / "setup.py").read_text() and "1 pin bumped" in first
+    _, second, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
+    assert second.splitlines()[-1] == "0 files changed, 0 arguments renamed, 0 pins bumped, 0 manual steps left."

@@ -307,6 +307,8 @@ def _bump_file(path: str, lines: list[tuple[int, set]], new: str, report, diff_o
             continue
         row = rows[at - 1]
         body = row.rstrip("\r\n")
+        if bumped == body:
+            continue  # it admits the new release as written (``vllm<=0.34.0`` again)
         rows[at - 1] = bumped + row[len(body) :]
         edited.add(at)
         edits.append(PinEdit(shown, at, body.strip(), bumped.strip()))
