@@ -366,3 +366,20 @@ def test_a_second_run_bumps_nothing(tmp_path, monkeypatch):
     assert '"vllm<=0.34.0"' in (tmp_path / "setup.py").read_text() and "1 pin bumped" in first
     _, second, _ = upgrade(["--to", "0.34", "--bump-pins", "."])
     assert second.splitlines()[-1] == "0 files changed, 0 arguments renamed, 0 pins bumped, 0 manual steps left."
+
+
+def test_a_value_written_in_another_module_is_renamed_there(tmp_path, monkeypatch):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    settings = 'ENGINE_KWARGS = {\n    "model": "Qwen/Qwen3-8B",\n    "cuda_graph_sizes": [8, 16],\n}\n'
+    (package / "settings.py").write_text(settings)
+    (package / "run.py").write_text("from vllm import LLM\n\nfrom .settings import ENGINE_KWARGS\n\nllm = LLM(**ENGINE_KWARGS)\n")
+    (tmp_path / "requirements.txt").write_text("vllm==0.10.2\n")
+    monkeypatch.chdir(tmp_path)
+    code, diff, report = upgrade(["--to", "0.34", "--diff", "pkg/run.py"])
+    assert '+    "cudagraph_capture_sizes": [8, 16],' in diff and "+++ pkg/settings.py" in diff
+    assert report.splitlines()[-1] == "1 file would be changed, 1 argument would be renamed, 0 pins would be bumped, 0 manual steps left."
+    assert (package / "settings.py").read_text() == settings
+    code, report, _ = upgrade(["--to", "0.34", "pkg/run.py"])
+    assert '"cudagraph_capture_sizes": [8, 16]' in (package / "settings.py").read_text() and code == 0

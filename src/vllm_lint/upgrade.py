@@ -66,6 +66,8 @@ class Report:
     # --diff: each file's text before and after, by absolute path (renames, then bumps).
     texts: dict[str, list[str]] = field(default_factory=dict)
     sources: dict[str, list[str]] = field(default_factory=dict)  # the current release's text -> files
+    # --diff: other modules the analysis reads with their renames made (read from disk again at the end).
+    read_as_renamed: list[str] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------ vLLM's words
@@ -153,6 +155,11 @@ def upgrade(results, args, settings, resolver, current, excludes, out, err, merg
 
         bump_pins([r.path for r in results if r.error is None], current, report, args.to, args.diff)
     _left(results, new_texts, settings, resolver, report, args.diff, merge)
+    if report.read_as_renamed:
+        from vllm_lint.python import project_modules
+
+        for path in report.read_as_renamed:
+            project_modules().replace_text(path, None)
     return _write_report(report, args, out, err)
 
 
@@ -237,8 +244,6 @@ def _rename_deprecated(results, new_texts, args, settings, current, report: Repo
                 except (OSError, UnicodeError, SyntaxError, LookupError) as error:
                     report.failures.append((result.path, f"cannot rewrite: {error}"))
                     continue
-            if result.path in new_texts and args.diff:
-                fixed.old_text = report.texts.get(os.path.abspath(result.path), [text])[0]
             if _settle(result, fixed, args, report, keys, f" (deprecated in {to.major}.{to.minor})"):
                 new_texts[result.path] = fixed.new_text
 
@@ -262,12 +267,16 @@ def _settle(result, fixed, args, report: Report, keys: set[int], note: str, else
     if not fixed.changed:
         return False
     if args.diff:
-        if fixed.new_text != fixed.old_text:
-            report.texts[os.path.abspath(result.path)] = [fixed.old_text, fixed.new_text]
-        for other in fixed.others:
-            report.texts[os.path.abspath(other.path)] = [other.old_text, other.new_text]
+        from vllm_lint.python import project_modules
+
         if elsewhere is not None:
             elsewhere.forget()
+        if fixed.new_text != fixed.old_text:
+            _keep_diff(report, result.path, fixed.old_text, fixed.new_text)
+        for other in fixed.others:
+            _keep_diff(report, other.path, other.old_text, other.new_text)
+            project_modules().replace_text(other.path, other.new_data)  # read as --fix would leave it
+            report.read_as_renamed.append(other.path)
     else:
         try:
             _write_fixed(result.path, fixed)
@@ -281,7 +290,8 @@ def _settle(result, fixed, args, report: Report, keys: set[int], note: str, else
                 elsewhere.forget()
             report.failures.append((result.path, f"cannot write: {error.strerror or error}"))
             return False
-    for path in [result.path] + [display_path(other.path) for other in fixed.others]:
+    edited = [result.path] if fixed.new_text != fixed.old_text else []
+    for path in edited + [display_path(other.path) for other in fixed.others]:
         if path not in report.changed:
             report.changed.append(path)
     for finding in fixed.fixed:
@@ -290,6 +300,12 @@ def _settle(result, fixed, args, report: Report, keys: set[int], note: str, else
         name = "--" + rename.old.replace("_", "-") if command_line else rename.old
         report.renamed.append(Renamed(result.path, finding.span.line, name, rename.spelled(command_line), note))
     return True
+
+
+def _keep_diff(report: Report, path: str, old: str, new: str) -> None:
+    """``--diff``: a file's text before the run (kept from its first change) and after."""
+    absolute = os.path.abspath(path)
+    report.texts[absolute] = [report.texts.get(absolute, [old])[0], new]
 
 
 def _parses(kind: str, text: str) -> bool:
