@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # entry points
     ("__main__", "cli", "explain", "server", "integrations", "pylint"),
     # fixing and reporting
-    ("fix", "output", "add_noqa"),
+    ("fix", "output", "add_noqa", "upgrade", "bump"),
     # a file's settings: configuration, rule selection, target release, what is reported
     ("settings",),
     # linting a file, in this process or in workers

@@ -6,6 +6,7 @@
     vllm-lint rule --all            every rule's documentation
     vllm-lint server                a language server for editors (LSP over stdio)
     vllm-lint explain PATH[:LINE]   each engine's configuration, and where each value comes from
+    vllm-lint upgrade --to X.Y      rewrite renamed engine arguments for a vLLM release; list the rest
 
 Exit codes: 0 nothing found, 1 findings (or unreadable files), 2 usage or
 internal error.
@@ -132,6 +133,33 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("code", nargs="?", help="code or name, e.g. VLM105 or replay-logprobs-mode")
     rule.add_argument("--all", action="store_true", help="print every rule's documentation")
     rule.add_argument("--markdown", action="store_true", help="the reference as Markdown, with a table (docs/rules.md)")
+
+    upgrade = commands.add_parser(
+        "upgrade",
+        help="move engine arguments (and, with --bump-pins, pins and image tags) to a vLLM release",
+        description="Rewrite every engine argument renamed between the release each file runs on and the release "
+        "given, in every front end (Python, shell, Dockerfiles, Kubernetes/Helm/compose, --config files, framework "
+        "configs); list what cannot be migrated by itself, with vLLM's own words; with --bump-pins, rewrite the pins "
+        "and image tags the current release is read from.",
+    )
+    upgrade.add_argument("paths", nargs="*", metavar="PATH", help="files or folders (default: .)")
+    upgrade.add_argument("--to", required=True, metavar="X.Y[.Z]", help="the vLLM release to move to (e.g. 0.34)")
+    upgrade.add_argument("--diff", action="store_true", help="print the changes as a diff; write nothing")
+    upgrade.add_argument(
+        "--bump-pins",
+        action="store_true",
+        help="also rewrite the vLLM pins and image tags the current release is read from (requirements, "
+        "pyproject.toml, Dockerfile FROM, image tags, Helm values)",
+    )
+    upgrade.add_argument("--config", metavar="PYPROJECT", help="read [tool.vllm-lint] from this file")
+    upgrade.add_argument("--exclude", action="append", metavar="GLOBS", help="glob patterns of paths to skip (comma-separated)")
+    upgrade.add_argument("--extend-exclude", action="append", metavar="GLOBS", help="glob patterns to skip in addition")
+    upgrade.add_argument("--force-exclude", action="store_true", help="apply excludes to paths named on the command line too")
+    upgrade.add_argument(
+        "--respect-gitignore", action=argparse.BooleanOptionalAction, default=None, help="skip what git ignores (default: on)"
+    )
+    upgrade.add_argument("-o", "--output-file", metavar="PATH", help="write the report to this file instead of standard output")
+    upgrade.add_argument("-q", "--quiet", action="store_true", help="print only the manual steps and the summary")
 
     # The subcommand's code (vllm_lint.explain) loads only when it runs.
     explain = commands.add_parser(
@@ -475,9 +503,13 @@ def _lint_all(files, resolver, jobs: int, stdin_name: str | None):
 
 def run_check(args, out=None, err=None) -> int:
     """``check``; with ``--output-file``, the report goes to that file instead of ``out``."""
-    err = err or sys.stderr
+    return _with_output_file(args, out or sys.stdout, err or sys.stderr, _run_check)
+
+
+def _with_output_file(args, out, err, run) -> int:
+    """Run a command whose report goes to ``--output-file`` when given, else to ``out``."""
     if not getattr(args, "output_file", None):
-        return _run_check(args, out or sys.stdout, err)
+        return run(args, out, err)
     try:
         folder = os.path.dirname(os.path.abspath(args.output_file))
         os.makedirs(folder, exist_ok=True)
@@ -486,7 +518,7 @@ def run_check(args, out=None, err=None) -> int:
         err.write(f"vllm-lint: error: --output-file {args.output_file}: {error.strerror or error}\n")
         return EXIT_ERROR
     with handle:
-        return _run_check(args, handle, err)
+        return run(args, handle, err)
 
 
 def _run_check(args, out, err) -> int:
@@ -571,6 +603,40 @@ def _run_check(args, out, err) -> int:
     return EXIT_FINDINGS if has_problems else EXIT_CLEAN
 
 
+def run_upgrade(args, out=None, err=None) -> int:
+    """``upgrade``; with ``--output-file``, the report goes to that file instead of ``out``."""
+    return _with_output_file(args, out or sys.stdout, err or sys.stderr, _run_upgrade)
+
+
+def _run_upgrade(args, out, err) -> int:
+    from vllm_lint.config import ConfigError
+    from vllm_lint.settings import read_skipped_directives, select_findings, settings_for
+    from vllm_lint.sources import FileResult
+    from vllm_lint.upgrade import upgrade
+
+    args.paths = args.paths or ["."]
+    if "-" in args.paths:
+        err.write("vllm-lint: error: upgrade rewrites files: - (standard input) is not one\n")
+        return EXIT_ERROR
+    options = dict(config=args.config, exclude=args.exclude, extend_exclude=args.extend_exclude, respect_gitignore=args.respect_gitignore)
+    try:
+        settings, excludes, resolver = settings_for(args.paths, target_version=args.to, **options)
+        _, _, current = settings_for(args.paths, **options)
+    except ConfigError as error:
+        err.write(f"vllm-lint: error: {str(error).replace('--target-version', '--to')}\n")
+        return EXIT_ERROR
+    missing: list = []
+    skipped: list[tuple[str, str]] = []
+    files = discover(args.paths, excludes, args.force_exclude, missing, settings.respect_gitignore, skipped)
+    _report_skipped(skipped, err, args.quiet)
+    results = [FileResult(e.path, error=e) for e in missing]
+    results += _lint_all(files, resolver, 1, None)
+    read_skipped_directives(results, settings)
+    select_findings(results, settings)
+    _report_config_values_once(results)
+    return upgrade(results, args, settings, resolver, current, excludes, out, err, _report_config_values_once)
+
+
 def _report_skipped(skipped: list[tuple[str, str]], err, quiet: bool) -> None:
     """A path named on the command line and not checked is said so, with why (not an error)."""
     if quiet:
@@ -650,6 +716,8 @@ def main(argv: list[str] | None = None) -> int:
             from vllm_lint.server import main as serve
 
             return serve()
+        if args.command == "upgrade":
+            return run_upgrade(args)
         if args.command == "explain":
             from vllm_lint.explain import run_explain
 

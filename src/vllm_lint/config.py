@@ -322,6 +322,7 @@ class VersionResolver:
         self.pass_through = pass_through
         self.server_images = tuple(server_images)
         self._by_dir: dict[Path, tuple[Version, str] | None] = {}
+        self._pins_by_dir: dict[Path, list] = {}
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
@@ -346,21 +347,31 @@ class VersionResolver:
         """The releases the nearest folder's pins admit, and where they are written; cached per folder."""
         if directory in self._by_dir:
             return self._by_dir[directory]  # type: ignore[return-value]
+        found: tuple[Version, str, str] | None = None
+        pins = self.pins_for(directory)
+        if pins:
+            why = ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins)
+            found = (pinned_version(pins), why, places([(str(pin.path), pin.line) for pin in pins]))
+        self._by_dir[directory] = found
+        return found
+
+    def pins_for(self, directory: Path) -> list:
+        """The pins a file of ``directory`` runs by: the nearest folder's that has any (its lock
+        file's alone when it has one; a bare ``vllm`` alone pins nothing)."""
+        cached = self._pins_by_dir.get(directory)
+        if cached is not None:
+            return cached
         from vllm_lint.pins import pins_in
 
-        found: tuple[Version, str, str] | None = None
         pins = pins_in(directory)
         locked = [pin for pin in pins if pin.locked]
         pins = locked or pins  # a lock file says what is installed, the others what is allowed
         if all(pin.bare for pin in pins):
             pins = []  # a bare ``vllm`` alone pins nothing: the folders above may
-        if pins:
-            why = ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins)
-            found = (pinned_version(pins), why, places([(str(pin.path), pin.line) for pin in pins]))
-        elif directory.parent != directory and not (directory / ".git").exists():
-            found = self._pinned(directory.parent)
-        self._by_dir[directory] = found
-        return found
+        if not pins and directory.parent != directory and not (directory / ".git").exists():
+            pins = self.pins_for(directory.parent)
+        self._pins_by_dir[directory] = pins
+        return pins
 
     def _installed_version(self) -> tuple[Version, str] | None:
         if self._installed is False:

@@ -70,6 +70,7 @@ class EngineRecord:
     version: object = None  # the release it is checked against, when not the file's
     version_from: str = ""  # where that release is named (an image tag, a RUN pip install)
     version_origin: str = ""  # the same, short: file:line
+    release_image: str | None = None  # the image whose tag names that release (not a pip install)
     # The launch's words as written in this file, the program's too (``ENTRYPOINT`` and ``CMD``,
     # a manifest's ``command`` and ``args``): ``explain FILE:LINE`` selects it on any of their lines.
     words: list = field(default_factory=list)
@@ -315,6 +316,8 @@ class Context:
         self.records[-1].version_from = self.version_from(launch.image or self.image)
         self.records[-1].version_origin = self.version_origin(launch.image or self.image)
         image = launch.image or self.image
+        if self.installed is None:
+            self.records[-1].release_image = image
         if extends_serve_options(image):
             self.records[-1].facts.extended_parser = True
         if self.container is not None and image is None and not self.explicit_version and self.installed is None:
@@ -571,6 +574,26 @@ def launch_releases(path: str, kind: str, version_for) -> list[tuple[int, object
     """``--show-settings``: the release each launch of a command file runs, as ``check`` reads
     it: ``(line, version, where it is named, whether the release is unknown)`` for each launch
     whose release is not the file's (an image's tag, a ``pip install`` before it, a custom image)."""
+    return [
+        (record.facts.anchor.line, record.version or version, record.version_from or record.version_origin, record.facts.release_unknown)
+        for record, version in _launch_records(path, kind, version_for)
+    ]
+
+
+def launch_release_places(path: str, kind: str, version_for) -> list[tuple[object, str, str | None]]:
+    """``upgrade --bump-pins``: for each launch of a command file whose release an image tag or a
+    ``pip install`` names, ``(version, places, image)``: where that release is written
+    (``Dockerfile:1``, ``chart/values.yaml:4``, several joined by ``, ``), and the image whose
+    tag names it (None for a ``pip install``)."""
+    return [
+        (record.version or version, record.version_origin, record.release_image)
+        for record, version in _launch_records(path, kind, version_for)
+        if record.version_origin and not record.facts.release_unknown
+    ]
+
+
+def _launch_records(path: str, kind: str, version_for) -> list:
+    """The launch records of a command file whose release is not the file's, with the file's version."""
     from vllm_lint.sources import read_file
 
     try:
@@ -585,11 +608,7 @@ def launch_releases(path: str, kind: str, version_for) -> list[tuple[int, object
             analyse(ctx, kind)
     except (ParseError, RecursionError, ValueError, TypeError, KeyError, IndexError, AttributeError):
         return []
-    found = []
-    for record in ctx.records:
-        if record.version_origin or record.facts.release_unknown:
-            found.append((record.facts.anchor.line, record.version or ctx.version, record.version_from or record.version_origin, record.facts.release_unknown))
-    return found
+    return [(record, ctx.version) for record in ctx.records if record.version_origin or record.facts.release_unknown]
 
 
 def _review_config_fixes(kind: str, text: str, findings: list[Finding]) -> None:

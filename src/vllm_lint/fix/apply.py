@@ -130,7 +130,10 @@ def _read(result, stdin: bool) -> bytes | None:
     return read_file(result.path)
 
 
-def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin: bool = False, elsewhere=None) -> FileFix:
+def fix_python_result(
+    result, version, settings, unsafe: bool, mode: str, stdin: bool = False, elsewhere=None, only=None
+) -> FileFix:
+    """``only``: a test of the findings whose fixes apply (``vllm-lint upgrade``: the renames); default all."""
     from vllm_lint.fix.python import fix_source
 
     data = _read(result, stdin)
@@ -140,14 +143,17 @@ def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin:
         text, encoded = decode_python(data)
         if result.source is not None and text != result.source:
             raise FileChanged(result.path)
+    keep = keeper(settings, result.path)
+    if only is not None:
+        keep = _both(keep, only)
     outcome = fix_source(
         text,
         result.path,
         version,
         unsafe=unsafe,
         mode=mode,
-        keep=keeper(settings, result.path),
-        findings=result.findings,
+        keep=keep,
+        findings=result.findings if only is None else [f for f in result.findings if only(f)],
         elsewhere=None if stdin else elsewhere,
     )
     return FileFix(
@@ -164,7 +170,12 @@ def fix_python_result(result, version, settings, unsafe: bool, mode: str, stdin:
     )
 
 
-def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdin: bool = False) -> FileFix:
+def _both(first, second):
+    return lambda finding: first(finding) and second(finding)
+
+
+def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdin: bool = False, only=None) -> FileFix:
+    """``only``: as for ``fix_python_result``."""
     from vllm_lint.fix.text import fix_text
     from vllm_lint.lint import file_kind
 
@@ -178,6 +189,8 @@ def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdi
             raise FileChanged(result.path)
     kind = result.kind or file_kind(result.path, data)
     keep = keeper(settings, result.path)
+    if only is not None:
+        keep = _both(keep, only)
 
     def relint(new_text: str) -> list[Finding]:
         from vllm_lint.commandline import lint_command_file
@@ -185,7 +198,8 @@ def fix_text_result(result, version_for, settings, unsafe: bool, mode: str, stdi
         linted = lint_command_file(result.path, new_text.encode(encoded.encoding), kind, version_for)
         return [f for f in linted.findings if keep(f)]
 
-    outcome = fix_text(text, result.findings, relint, unsafe=unsafe, newline=encoded.newline, fix_of=lambda finding: command_line_fix(finding, mode))
+    findings = result.findings if only is None else [f for f in result.findings if only(f)]
+    outcome = fix_text(text, findings, relint, unsafe=unsafe, newline=encoded.newline, fix_of=lambda finding: command_line_fix(finding, mode))
     return FileFix(
         result.path, text, outcome.text, outcome.fixed, outcome.remaining, encoded, data, outcome.error, outcome.converged
     )

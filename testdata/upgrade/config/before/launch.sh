@@ -1,0 +1,2 @@
+#!/bin/sh
+exec vllm serve --config configs/serving.yaml
