@@ -324,10 +324,16 @@ def _has_command_hook(tree: ast.Module, source: str | None) -> bool:
     return False
 
 
+_IMAGE_KEY_TEXT = re.compile(r"[\"']image[\"']\s*:")
+_COMMAND_KEY_TEXT = re.compile(r"[\"'](?:command|args)[\"']\s*:")
+
+
 def _has_container_dict(tree: ast.Module, source: str | None) -> bool:
     """A dict written with the keys of a Kubernetes container that runs a process
     (``subprocesses.container_dict``)."""
-    if source is not None and not ("image" in source and ("command" in source or "args" in source)):
+    if source is not None and not (
+        "image" in source and _IMAGE_KEY_TEXT.search(source) and _COMMAND_KEY_TEXT.search(source)
+    ):
         return False
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
@@ -343,6 +349,9 @@ _ENGINE_WORDS = tuple(sorted(name.encode() for name in ENGINE_NAMES))
 # ``subprocess.*``, ``asyncio.create_subprocess_*``, ``os.exec*`` and the command hooks need one of these in the text.
 _PROCESS_WORDS = (b"subprocess", b"execv", b"execl", *(hook.encode() for hook in COMMAND_HOOKS))
 _RELATIVE_IMPORT = re.compile(rb"from[\s\\]*\.")
+# A dict literal with a container's keys: ``"image": ...`` and ``"command": ...`` or ``"args": ...``.
+_CONTAINER_IMAGE_KEY = re.compile(rb"[\"']image[\"']\s*:")
+_CONTAINER_COMMAND_KEY = re.compile(rb"[\"'](?:command|args)[\"']\s*:")
 
 
 def byte_triggers(data: bytes, path: str | None, project) -> bool:
@@ -351,7 +360,7 @@ def byte_triggers(data: bytes, path: str | None, project) -> bool:
     project.  False only when ``could_find`` would be False for any parse of these bytes."""
     if any(word in data for word in _ENGINE_WORDS) or any(word in data for word in _PROCESS_WORDS):
         return True
-    if b"image" in data and (b"command" in data or b"args" in data) and b"vllm" in data.lower():
+    if b"image" in data and _CONTAINER_IMAGE_KEY.search(data) and _CONTAINER_COMMAND_KEY.search(data):
         return True  # a Kubernetes container written as a dict
     if project is None or path is None or b"import" not in data:
         return False
