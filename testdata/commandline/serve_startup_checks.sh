@@ -2,7 +2,7 @@
 # target-version: 0.34
 # Start-up checks between arguments on vllm serve command lines.
 set -euo pipefail
-MODEL=Qwen/Qwen3-8B
+MODEL=Qwen/Qwen3-30B-A3B
 
 vllm serve "$MODEL" -tp 2 --enable-elastic-ep  # expect: VLM401:27
 vllm serve "$MODEL" -tp 2 --enable-elastic-ep --enable-eplb --enable-expert-parallel

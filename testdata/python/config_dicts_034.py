@@ -27,7 +27,7 @@ lookup = LLM(MODEL, speculative_config={"method": "ngram", "num_speculative_toke
 compact = LLM(MODEL, structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True})
 outlines = LLM(MODEL, structured_outputs_config={"backend": "outlines", "disable_any_whitespace": True})  # expect: VLM406
 redundant = LLM(MODEL, eplb_config={"num_redundant_experts": 2})  # expect: VLM401
-balanced = LLM(MODEL, tensor_parallel_size=2, enable_expert_parallel=True, enable_eplb=True, eplb_config={"num_redundant_experts": 2})
+balanced = LLM("Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, enable_expert_parallel=True, enable_eplb=True, eplb_config={"num_redundant_experts": 2})
 
 # Built elsewhere: the keys are not known here.
 settings = dict(level=3)
