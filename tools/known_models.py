@@ -51,6 +51,17 @@ SOURCES = {
     "Qwen/Qwen3-235B-A22B": INFERSIM + ":hf_configs/qwen3-235B-A22B_config.json",
 }
 
+# Whole configs for the start-up oracle (tests/oracle/startup_oracle.py --model NAME), which
+# writes each into a local checkpoint folder for vLLM to read: ``--oracle`` writes them.
+ORACLE = {
+    "llama-3.1-8b": MLC + "#llama3_1_8b",
+    "qwen3-8b": INFERSIM + ":hf_configs/qwen3-8B_config.json",
+    "qwen3-30b-a3b": INFERSIM + ":hf_configs/qwen3-30B-A3B_config.json",
+    "deepseek-v2-lite": MLC + "#deepseek_v2_lite",
+    "gemma-3-1b-it": MLC + "#gemma3_1b_it",
+}
+ORACLE_OUT = Path(__file__).resolve().parent.parent / "tests" / "oracle" / "model_configs.json"
+
 # The config.json keys vLLM's start-up checks read (``vllm_lint.rules.startup_checkpoint``).
 KEPT = (
     "architectures",
@@ -77,6 +88,8 @@ KEPT = (
     "quantization_config",
     "compression_config",
     "canvas_length",
+    "torch_dtype",
+    "dtype",
 )
 
 
@@ -119,6 +132,17 @@ def read_source(source: str, mirrors: Path) -> dict:
     raise SystemExit(f"{source}: no config named {key!r}")
 
 
+def _where(source: str) -> str:
+    head, _, key = source.partition("#")
+    repo_commit, _, path = head.partition(":")
+    repo, _, commit = repo_commit.partition("@")
+    return f"{repo} at {commit[:12]}, {path}" + (f" [{key!r}]" if key else "")
+
+
+def build_oracle(mirrors: Path) -> dict:
+    return {name: {"config": read_source(source, mirrors), "source": _where(source)} for name, source in sorted(ORACLE.items())}
+
+
 def build(mirrors: Path) -> dict:
     models = {}
     for model, source in sorted(SOURCES.items()):
@@ -134,7 +158,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirrors", type=Path, required=True, help="the folder of the sources' bare git mirrors")
     parser.add_argument("--check", action="store_true", help="exit 1 when the committed table differs")
+    parser.add_argument("--oracle", action="store_true", help="write the start-up oracle's whole configs instead")
     options = parser.parse_args(argv)
+    if options.oracle:
+        ORACLE_OUT.write_text(json.dumps(build_oracle(options.mirrors), indent=1, sort_keys=True) + "\n")
+        print(f"wrote {ORACLE_OUT} ({len(ORACLE)} models)")
+        return 0
     text = json.dumps(build(options.mirrors), indent=1, sort_keys=True) + "\n"
     if options.check:
         if OUT.read_text() != text:

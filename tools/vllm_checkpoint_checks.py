@@ -20,6 +20,7 @@ Per release it records:
 * per quantization method, the config files ``get_quant_config`` looks for in the
   checkpoint (the class's ``get_config_filenames``), and the ``__init__`` parameters that
   have no default (the class is built with no argument when it looks for no file);
+* the model types vLLM refuses to run in float16 (``_FLOAT16_NOT_SUPPORTED_MODELS``);
 * the methods ``--quantization`` quantizes online (``_ONLINE_SHORTHANDS``), and the
   architectures the model registry lists as text generators and as multimodal models;
 * for each check, the ``raise`` of vLLM it predicts: message, file, line and function.
@@ -61,6 +62,8 @@ RAISES = {
     "quantization_file": "Cannot find the config file for",
     "quantization_mismatch": "does not match the quantization",
     "multimodal_loras": "were provided for a non multimodal model",
+    "kv_cache_dtype": "is incompatible with dtype=",
+    "float16": "does not support float16",
     "diffusion": "does not support diffusion models",
 }
 
@@ -318,6 +321,8 @@ def release_data(version: str) -> dict:
         # Architectures vLLM runs as text-only generators, and the multimodal ones.
         "text_architectures": _module_dict_keys(sources, "vllm/model_executor/models/registry.py", "_TEXT_GENERATION_MODELS"),
         "multimodal_architectures": _module_dict_keys(sources, "vllm/model_executor/models/registry.py", "_MULTIMODAL_MODELS"),
+        # Model types vLLM refuses to run in float16.
+        "no_float16": _module_dict_keys(sources, "vllm/config/model.py", "_FLOAT16_NOT_SUPPORTED_MODELS"),
         "checks": checks,
     }
 

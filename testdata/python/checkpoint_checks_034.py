@@ -60,3 +60,17 @@ def build(model: str) -> LLM:
 
 # SGLang's engine with vLLM's argument names is not vLLM's.
 sglang_engine = sgl.Engine(model_path=LLAMA, tp_size=3, context_length=262144)
+
+
+# A 16-bit KV cache must be the model's own 16-bit type: Qwen3-8B's checkpoint is bfloat16.
+half_cache = LLM("Qwen/Qwen3-8B", kv_cache_dtype="float16")  # expect: VLM407:35
+same_cache = LLM("Qwen/Qwen3-8B", kv_cache_dtype="bfloat16")
+fp8_cache = LLM("Qwen/Qwen3-8B", kv_cache_dtype="fp8")
+half_model = LLM("Qwen/Qwen3-8B", dtype="float16", kv_cache_dtype="float16")
+# With dtype written, the arguments alone decide it, whatever the model.
+mismatched = LLM("my-org/llama-finetune", dtype="bfloat16", kv_cache_dtype="float16")  # expect: VLM407:61
+
+# vLLM does not run Gemma 2 and 3 in float16.
+gemma_half = LLM("google/gemma-3-1b-it", dtype="float16")  # expect: VLM407:42
+gemma_bf16 = LLM("google/gemma-3-1b-it", dtype="bfloat16")
+llama_half = LLM(LLAMA, dtype="half")

@@ -14,7 +14,11 @@ models; see `docs/configuration.md`):
 * a `quantization` method that reads its config from the checkpoint (`gptq`, `awq`,
   `modelopt`, ...) on a checkpoint that has neither a `quantization_config` nor the file
   the method looks for, and a method vLLM cannot build without one (`quark`);
-* default multimodal LoRA adapters (`default_mm_loras`) on a text-only architecture.
+* default multimodal LoRA adapters (`default_mm_loras`) on a text-only architecture;
+* a `float16` KV cache (`kv_cache_dtype`) for a model that runs in bfloat16 (the
+  checkpoint's `torch_dtype`, with `dtype` left to `auto`; with `dtype` written, the
+  arguments alone decide it, and it is reported whatever the model);
+* `dtype="float16"` for a model type vLLM does not run in float16 (Gemma 2 and 3, GLM-4).
 
 The finding names the fact of the model and where it was read
 (`max_position_embeddings=8192 in /models/llama/config.json`). A model vllm-lint does
@@ -118,7 +122,8 @@ class _Checks:
         where = f"{raised['file']}:{raised['line']}" if error is None else f"{raised['file']}, {raised['function']}"
         head = f"{self.spell(name, value)}: rejected at start-up by vLLM {self.release}: "
         tries = []
-        for source in dict.fromkeys((self.model.source, self.model.short_source)):
+        sources = (self.model.source, self.model.short_source) if self.model is not None else ("",)
+        for source in dict.fromkeys(sources):
             tries += [because(source) + note + f" ({where})", because(source) + f" ({where})", because(source)]
         message = next((head + text for text in tries if len(head + text) <= LONGEST), head + tries[-1])
         span, origin = self.span(name)
@@ -422,25 +427,70 @@ def _multimodal_loras(checks: _Checks):
     )
 
 
-CHECKS = (_max_model_len, _attention_heads, _expert_parallel, _routed_experts, _quantization, _multimodal_loras)
+# vLLM's names of the dtypes (``_STR_DTYPE_TO_TORCH_DTYPE``) the KV-cache check compares.
+_DTYPES = {"half": "float16", "float16": "float16", "bfloat16": "bfloat16", "float": "float32", "float32": "float32"}
+
+
+def _kv_cache_dtype(checks: _Checks):
+    """A 16-bit KV cache of the other 16-bit type than the model runs in."""
+    if "kv_cache_dtype" not in checks.data["checks"] or not checks.written("kv_cache_dtype"):
+        return
+    cache = checks.value("kv_cache_dtype")
+    if cache not in ("float16", "bfloat16"):
+        return
+    dtype = checks.value("dtype") if checks.written("dtype") else "auto"
+    if not isinstance(dtype, str):
+        return
+    if dtype.lower() != "auto":
+        model_dtype = _DTYPES.get(dtype.lower())
+        if model_dtype is not None and model_dtype != cache:
+            # The arguments alone decide it, whatever the model.
+            yield checks.finding("kv_cache_dtype", cache, lambda source: f"the model runs in {model_dtype} (dtype={dtype!r})", "kv_cache_dtype")
+        return
+    if checks.model is None:
+        return
+    config = checks.model.config
+    written = config.get("torch_dtype", config.get("dtype"))
+    # "auto" keeps a bfloat16 checkpoint's dtype on every CUDA GPU vLLM supports; a float16 or
+    # float32 one may be changed by the model type or the GPU.
+    if written != "bfloat16" or cache == "bfloat16":
+        return
+    key = "torch_dtype" if "torch_dtype" in config else "dtype"
+    yield checks.finding(
+        "kv_cache_dtype",
+        cache,
+        lambda source: f"the model runs in bfloat16 ({key}=\"bfloat16\" in {source}, dtype auto)",
+        "kv_cache_dtype",
+    )
+
+
+def _float16(checks: _Checks):
+    """float16 asked for a model type vLLM does not run in float16."""
+    if "float16" not in checks.data["checks"] or not checks.written("dtype"):
+        return
+    dtype = checks.value("dtype")
+    model_type = checks.model.model_type
+    if not isinstance(dtype, str) or _DTYPES.get(dtype.lower()) != "float16" or model_type not in checks.data.get("no_float16", ()):
+        return
+    yield checks.finding(
+        "dtype", dtype, lambda source: f"vLLM does not run model type {model_type!r} in float16 ({checks.model.where('model_type', source)})", "float16"
+    )
+
+
+CHECKS = (_max_model_len, _attention_heads, _expert_parallel, _routed_experts, _quantization, _multimodal_loras, _kv_cache_dtype, _float16)
 
 
 def check(facts, version):
     data = _release(version)
     if data is None:
         return
-    model = facts.get("model")
-    if not (isinstance(model, Known) and isinstance(model.value, str)):
-        return
     from vllm_lint.model_facts import model_facts
 
     known = model_facts(facts)
-    if known is None:
-        return
     checks = _Checks(facts, version, known, data)
     if checks.arguments is None or not checks.arguments.usable:
         return
-    for each in CHECKS:
+    for each in CHECKS if known is not None else (_kv_cache_dtype,):
         yield from each(checks)
 
 
