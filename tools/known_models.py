@@ -4,7 +4,7 @@
     python tools/known_models.py --mirrors DIR --check
 
 Each entry is a model id, the keys of its config.json that vLLM's start-up checks read
-(``KEPT``, and every key naming experts, so that a model without one is known to be dense),
+(``KEPT``, and every key naming experts or MoE, so that a model without one is known to be dense),
 and the source it was read from: a public repository at a commit, the file, and where the
 file keeps several configs, the one read.  The configs are public data (the Hub's
 config.json files, as public repositories store them); none is downloaded from the Hub.
@@ -107,7 +107,7 @@ def _rope(value):
 
 def kept(config: dict) -> dict:
     result = {key: _rope(config[key]) if key.startswith("rope_") else config[key] for key in KEPT if key in config}
-    result.update({key: value for key, value in config.items() if "expert" in key})
+    result.update({key: value for key, value in config.items() if "expert" in key or "moe" in key.lower()})
     if isinstance(config.get("text_config"), dict):
         result["text_config"] = kept(config["text_config"])
     return result

@@ -284,10 +284,12 @@ def _max_model_len(checks: _Checks):
     if derived is None:
         return
     length, fact = derived
-    text = _text(checks.model) or {}
-    model_max_length = text.get("model_max_length")
-    if requested <= length or (model_max_length is not None and requested <= model_max_length):
+    if requested <= length:
         return
+    for config in (_text(checks.model) or {}, checks.model.config):
+        allowed = config.get("model_max_length")
+        if allowed is not None and (not isinstance(allowed, (int, float)) or requested <= allowed):
+            return  # vLLM lets a length up to the config's model_max_length through
     if _truthy_env(checks.facts, "VLLM_ALLOW_LONG_MAX_MODEL_LEN") is not False:
         return
     shown = int(length) if float(length).is_integer() else length
@@ -319,13 +321,13 @@ def _attention_heads(checks: _Checks):
 
 
 def _dense(model, data) -> bool:
-    """The model certainly has no experts: no key of its config names experts (the spellings
-    vLLM reads, or any other a config class might default), and no per-block configs."""
+    """The model certainly has no experts: no key of its config names experts or MoE (the
+    spellings vLLM reads, or any other a config class might default), and no per-block configs."""
     text = _text(model)
     if text is None or _own_converter(model, data):
         return False
     for config in (model.config, text):
-        if any("expert" in key for key in config) or config.get("block_configs"):
+        if any("expert" in key or "moe" in key.lower() for key in config) or config.get("block_configs"):
             return False
     aliases = data.get("aliases", {}).get("num_experts")
     return bool(aliases) and model.architectures is not None
