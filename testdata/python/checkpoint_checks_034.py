@@ -33,6 +33,8 @@ moe_ep = LLM("Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, enable_expert_paralle
 mla_ep = LLM("deepseek-ai/DeepSeek-V2-Lite", tensor_parallel_size=2, enable_expert_parallel=True)
 routed = LLM("Qwen/Qwen3-8B", enable_return_routed_experts=True)  # expect: VLM407:31
 routed_moe = LLM("Qwen/Qwen3-30B-A3B", enable_return_routed_experts=True)
+routed_config = LLM("Qwen/Qwen3-8B", aux_output_config={"enable_return_routed_experts": True})  # expect: VLM407:38
+routed_config_moe = LLM("Qwen/Qwen3-30B-A3B", aux_output_config={"enable_return_routed_experts": True})
 
 # A quantization method vLLM cannot build without the checkpoint's config.
 quark = LLM(LLAMA, quantization="quark")  # expect: VLM407:20
