@@ -64,6 +64,9 @@ RAISES = {
     "multimodal_loras": "were provided for a non multimodal model",
     "kv_cache_dtype": "is incompatible with dtype=",
     "float16": "does not support float16",
+    "dcp_kv_heads": "Decode context parallelism for GQA/MQA requires",
+    "dcp_maximum": "exceeds the maximum supported value",
+    "dcp_query_heads": "query heads per KV head",
     "diffusion": "does not support diffusion models",
 }
 

@@ -25,7 +25,7 @@ vllm serve "$MODEL" --data-parallel-size-local 2  # expect: VLM401:21
 vllm serve "$MODEL" --data-parallel-size 2 --data-parallel-size-local 2
 
 vllm serve "$MODEL" -tp 2 -dcp 4  # expect: VLM401:21
-vllm serve "$MODEL" -tp 4 -dcp 2
+vllm serve deepseek-ai/DeepSeek-V2-Lite -tp 4 -dcp 2
 python -m sglang.launch_server --model-path "$MODEL" --tp 2 --dp-size 1 --dcp 4
 
 # Anything an expansion may add makes the rest unknown.

@@ -76,3 +76,10 @@ mismatched = LLM("my-org/llama-finetune", dtype="bfloat16", kv_cache_dtype="floa
 gemma_half = LLM("google/gemma-3-1b-it", dtype="float16")  # expect: VLM407:42
 gemma_bf16 = LLM("google/gemma-3-1b-it", dtype="bfloat16")
 llama_half = LLM(LLAMA, dtype="half")
+
+# Decode context parallelism on grouped-query attention: Llama 3.1 8B has 8 KV heads, 32 query heads.
+dcp_narrow = LLM(LLAMA, tensor_parallel_size=8, decode_context_parallel_size=2)  # expect: VLM407:49
+dcp_wide = LLM("meta-llama/Llama-3.1-70B-Instruct", tensor_parallel_size=16, decode_context_parallel_size=2)
+dcp_over = LLM("meta-llama/Llama-3.1-70B-Instruct", tensor_parallel_size=16, decode_context_parallel_size=4)  # expect: VLM407:78
+# DeepSeek's latent attention is checked otherwise.
+dcp_mla = LLM("deepseek-ai/DeepSeek-V2-Lite", tensor_parallel_size=4, decode_context_parallel_size=2)

@@ -161,6 +161,7 @@ def model_arguments() -> dict:
     return {
         "max_model_len": [1024, 4096, 8192, 32768, 40960, 40961, 65536, 131072, 131073, 163840, 163841, 1048576],
         "tensor_parallel_size": [1, 2, 3, 4, 6, 8],
+        "decode_context_parallel_size": [1, 2, 4, 8],
         "enable_expert_parallel": [True, False],
         "enable_return_routed_experts": [True],
         "quantization": ["gptq_marlin", "awq", "awq_marlin", "quark", "fp8", "modelopt", "compressed-tensors", "bitsandbytes"],

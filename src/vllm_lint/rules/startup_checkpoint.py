@@ -8,7 +8,10 @@ models; see `docs/configuration.md`):
   its length keys, `max_position_embeddings` and the others vLLM reads, times the RoPE
   scaling factor where the RoPE type scales it; `model_max_length` over them), unless
   `VLLM_ALLOW_LONG_MAX_MODEL_LEN` is set;
-* a `tensor_parallel_size` that does not divide the number of attention heads;
+* a `tensor_parallel_size` that does not divide the number of attention heads, and
+  decode context parallelism on a model without MLA that its KV heads do not allow
+  (tensor parallelism wider than the KV heads, at most that many times wider, and
+  query heads per KV head divisible by the size);
 * expert parallelism, or the routed-experts output (`enable_return_routed_experts`), on a
   model without experts;
 * a `quantization` method that reads its config from the checkpoint (`gptq`, `awq`,
@@ -479,7 +482,50 @@ def _float16(checks: _Checks):
     )
 
 
-CHECKS = (_max_model_len, _attention_heads, _expert_parallel, _routed_experts, _quantization, _multimodal_loras, _kv_cache_dtype, _float16)
+def _kv_heads(model, data):
+    """(count, key) of the KV heads the config writes, in the spellings vLLM reads; None."""
+    text = _text(model) or {}
+    for key in data.get("aliases", {}).get("total_num_kv_heads", ()):
+        value = _int(text.get(key))
+        if value is not None:
+            return value, key
+    return None
+
+
+def _decode_context_parallel(checks: _Checks):
+    """Decode context parallelism on a model without MLA: its KV heads bound the sizes."""
+    names = ("dcp_kv_heads", "dcp_maximum", "dcp_query_heads")
+    if not all(name in checks.data["checks"] for name in names) or not checks.written("decode_context_parallel_size"):
+        return
+    dcp, tp = _int(checks.value("decode_context_parallel_size")), _int(checks.value("tensor_parallel_size"))
+    model, text = checks.model, _text(checks.model)
+    if dcp is None or tp is None or dcp <= 1 or tp <= 0 or text is None or _own_converter(model, checks.data):
+        return
+    # Multi-head latent attention (DeepSeek's) is checked otherwise; a config class may default
+    # its kv_lora_rank, so a DeepSeek or Kimi model type is not certainly without it.
+    model_types = " ".join(filter(None, (model.model_type, text.get("model_type"))))
+    if "kv_lora_rank" in text or "kv_lora_rank" in model.config or any(word in model_types for word in ("deepseek", "kimi")):
+        return
+    found, heads = _kv_heads(model, checks.data), _int(text.get("num_attention_heads"))
+    if found is None or heads is None or found[0] <= 0:
+        return
+    kv, key = found
+    if tp % dcp or heads % tp:
+        return  # vLLM rejects it earlier, for the sizes alone (VLM401) or for the attention heads
+    if tp <= kv:
+        because, check = f"--tensor-parallel-size must exceed the model's {kv} KV heads", "dcp_kv_heads"
+    elif dcp > tp // kv:
+        because, check = f"over the {tp // kv} that {tp}-way tensor parallelism and {kv} KV heads allow", "dcp_maximum"
+    elif (heads // kv) % dcp:
+        because, check = f"the model's {heads // kv} query heads per KV head are not divisible by it", "dcp_query_heads"
+    else:
+        return
+    yield checks.finding(
+        "decode_context_parallel_size", dcp, lambda source: f"{because} ({model.where(key, source)})", check
+    )
+
+
+CHECKS = (_max_model_len, _attention_heads, _expert_parallel, _routed_experts, _quantization, _multimodal_loras, _kv_cache_dtype, _float16, _decode_context_parallel)
 
 
 def check(facts, version):
