@@ -510,8 +510,12 @@ def _decode_context_parallel(checks: _Checks):
     if found is None or heads is None or found[0] <= 0:
         return
     kv, key = found
-    if tp % dcp or heads % tp:
-        return  # vLLM rejects it earlier, for the sizes alone (VLM401) or for the attention heads
+    pcp = _int(checks.value("prefill_context_parallel_size"))
+    if pcp is None or pcp <= 0:
+        return
+    # vLLM rejects these earlier, for the sizes alone (VLM401) or for the attention heads.
+    if (tp % dcp if pcp == 1 else dcp not in (1, pcp, tp * pcp)) or heads % tp:
+        return
     if tp <= kv:
         because, check = f"--tensor-parallel-size must exceed the model's {kv} KV heads", "dcp_kv_heads"
     elif dcp > tp // kv:
