@@ -309,7 +309,7 @@ def test_json_shape(capsys):
     assert list(data) == ["engines"]
     [engine] = data["engines"]
     assert list(engine) == [
-        "path", "line", "kind", "target_version", "target_version_from", "settings", "env", "runner", "findings", "requests"
+        "path", "line", "kind", "target_version", "target_version_from", "settings", "env", "runner", "model", "findings", "requests"
     ]
     assert engine["target_version_from"] == "--target-version"
     assert (engine["path"], engine["line"], engine["kind"], engine["target_version"]) == ("requests.py", 3, "LLM", "0.33")

@@ -127,6 +127,8 @@ class Settings:
     respect_gitignore: bool = True
     # Images whose entrypoint is vLLM's server, besides vLLM's own (``images.declared_server_image``).
     server_images: tuple[str, ...] = ()
+    # The project's own models (``[tool.vllm-lint.models]``, ``model_facts.declared_models``).
+    models: tuple = ()
 
     def is_extra_argument(self, name: str | None) -> bool:
         return name is not None and argument_key(name) in self.extra_arguments
@@ -226,6 +228,7 @@ _KNOWN_SETTINGS = frozenset(
         "assume-pass-through",  # "nothing" (default) or "anything": how "$@" and the like are read
         "respect-gitignore",  # true (default): folders are walked without what git ignores
         "server-images",  # images whose entrypoint is vLLM's server: their containers' args are engine flags
+        "models",  # the project's own models: config.json keys by model id, for the checks that read the model
     }
 )
 
@@ -275,6 +278,13 @@ def load_settings(start: Path, config_path: Path | None = None) -> Settings:
         settings.respect_gitignore = value
     if "server-images" in section:
         settings.server_images = server_images(section["server-images"], f"{where} server-images")
+    if "models" in section:
+        from vllm_lint.model_facts import declared_models
+
+        try:
+            settings.models = declared_models(section["models"], f"{where} models", path.resolve().parent)
+        except ValueError as error:
+            raise ConfigError(str(error)) from error
     per_file = section.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where} per-file-ignores must be a table of glob = [codes]")
@@ -321,6 +331,7 @@ class VersionResolver:
         self.explicit_source = explicit_source
         self.pass_through = pass_through
         self.server_images = tuple(server_images)
+        self.models: tuple = ()  # the project's ``[tool.vllm-lint.models]``
         self._by_dir: dict[Path, tuple[Version, str] | None] = {}
         self._pins_by_dir: dict[Path, list] = {}
         self._installed: tuple[Version, str] | None | bool = False
@@ -329,6 +340,7 @@ class VersionResolver:
         target = self._target(path)
         target.pass_through = self.pass_through
         target.server_images = self.server_images
+        target.models = self.models
         return target
 
     def _target(self, path: str | None) -> Target:
@@ -424,6 +436,7 @@ class Target(tuple):
     pass_through: str
     server_images: tuple[str, ...]
     origin: str
+    models: tuple = ()  # the project's ``[tool.vllm-lint.models]``
 
     def __new__(
         cls, version: Version, why: str, origin: str = "", explicit: bool = False, pass_through: str = "nothing", server_images: tuple[str, ...] = ()
@@ -436,4 +449,10 @@ class Target(tuple):
         return target
 
     def __reduce__(self):  # for the worker processes of -j N
-        return (Target, (self[0], self[1], self.origin, self.explicit, self.pass_through, self.server_images))
+        return (_target, (self[0], self[1], self.origin, self.explicit, self.pass_through, self.server_images, self.models))
+
+
+def _target(version, why, origin, explicit, pass_through, server_images, models) -> Target:
+    target = Target(version, why, origin, explicit, pass_through, server_images)
+    target.models = models
+    return target

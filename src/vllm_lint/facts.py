@@ -133,6 +133,13 @@ class Reading:
         return cls.pass_through != "anything"
 
 
+class DeclaredModels:
+    """The project's ``[tool.vllm-lint.models]`` (``model_facts.declared_models``), set while
+    its files are linted: (model id, config dict, where it is written)."""
+
+    declared: tuple = ()
+
+
 class reading:
     """``with reading(target):`` lints with the target's project settings that change how
     files are read: ``assume-pass-through`` and ``server-images``."""
@@ -140,18 +147,21 @@ class reading:
     def __init__(self, target: object) -> None:
         self.value = getattr(target, "pass_through", None) or "nothing"
         self.images = tuple(getattr(target, "server_images", None) or ())
+        self.models = tuple(getattr(target, "models", None) or ())
 
     def __enter__(self) -> None:
         from vllm_lint.images import ServerImages
 
         self.saved, Reading.pass_through = Reading.pass_through, self.value
         self.saved_images, ServerImages.declared = ServerImages.declared, self.images
+        self.saved_models, DeclaredModels.declared = DeclaredModels.declared, self.models
 
     def __exit__(self, *exc: object) -> None:
         from vllm_lint.images import ServerImages
 
         Reading.pass_through = self.saved
         ServerImages.declared = self.saved_images
+        DeclaredModels.declared = self.saved_models
 
 
 @dataclass(frozen=True)

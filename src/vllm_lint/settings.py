@@ -46,7 +46,9 @@ def resolver_for(settings):
     """The target release of each path, as the settings say to find it."""
     from vllm_lint.config import VersionResolver
 
-    return VersionResolver(settings.target_version, settings.target_version_source, settings.assume_pass_through, settings.server_images)
+    resolver = VersionResolver(settings.target_version, settings.target_version_source, settings.assume_pass_through, settings.server_images)
+    resolver.models = settings.models
+    return resolver
 
 
 def settings_for(

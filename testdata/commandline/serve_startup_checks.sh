@@ -2,7 +2,7 @@
 # target-version: 0.34
 # Start-up checks between arguments on vllm serve command lines.
 set -euo pipefail
-MODEL=Qwen/Qwen3-8B
+MODEL=Qwen/Qwen3-30B-A3B
 
 vllm serve "$MODEL" -tp 2 --enable-elastic-ep  # expect: VLM401:27
 vllm serve "$MODEL" -tp 2 --enable-elastic-ep --enable-eplb --enable-expert-parallel
@@ -25,7 +25,7 @@ vllm serve "$MODEL" --data-parallel-size-local 2  # expect: VLM401:21
 vllm serve "$MODEL" --data-parallel-size 2 --data-parallel-size-local 2
 
 vllm serve "$MODEL" -tp 2 -dcp 4  # expect: VLM401:21
-vllm serve "$MODEL" -tp 4 -dcp 2
+vllm serve deepseek-ai/DeepSeek-V2-Lite -tp 4 -dcp 2
 python -m sglang.launch_server --model-path "$MODEL" --tp 2 --dp-size 1 --dcp 4
 
 # Anything an expansion may add makes the rest unknown.

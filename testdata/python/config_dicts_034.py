@@ -27,7 +27,7 @@ lookup = LLM(MODEL, speculative_config={"method": "ngram", "num_speculative_toke
 compact = LLM(MODEL, structured_outputs_config={"backend": "xgrammar", "disable_any_whitespace": True})
 outlines = LLM(MODEL, structured_outputs_config={"backend": "outlines", "disable_any_whitespace": True})  # expect: VLM406
 redundant = LLM(MODEL, eplb_config={"num_redundant_experts": 2})  # expect: VLM401
-balanced = LLM(MODEL, tensor_parallel_size=2, enable_expert_parallel=True, enable_eplb=True, eplb_config={"num_redundant_experts": 2})
+balanced = LLM("Qwen/Qwen3-30B-A3B", tensor_parallel_size=2, enable_expert_parallel=True, enable_eplb=True, eplb_config={"num_redundant_experts": 2})
 
 # Built elsewhere: the keys are not known here.
 settings = dict(level=3)
@@ -47,5 +47,5 @@ backend = LLM(MODEL, attention_backend="FLASH_ATTN", attention_config={"backend"
 backend_ok = LLM(MODEL, attention_config={"backend": "FLASHINFER", "flash_attn_version": 3})
 metrics = LLM(MODEL, per_request_spec_decode_metrics="detailed")  # expect: VLM406
 metrics_ok = LLM(MODEL, per_request_spec_decode_metrics="detailed", speculative_config={"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 4})
-context = LLM(MODEL, tensor_parallel_size=4, prefill_context_parallel_size=2, decode_context_parallel_size=4)  # expect: VLM401
-context_ok = LLM(MODEL, tensor_parallel_size=4, prefill_context_parallel_size=2, decode_context_parallel_size=2)
+context = LLM("deepseek-ai/DeepSeek-V2-Lite", tensor_parallel_size=4, prefill_context_parallel_size=2, decode_context_parallel_size=4)  # expect: VLM401
+context_ok = LLM("deepseek-ai/DeepSeek-V2-Lite", tensor_parallel_size=4, prefill_context_parallel_size=2, decode_context_parallel_size=2)

@@ -54,7 +54,8 @@ local_dp_ok = EngineArgs(model=MODEL, data_parallel_size=2, data_parallel_size_l
 
 # Decode context parallelism splits the tensor-parallel ranks.
 dcp = LLM(MODEL, tensor_parallel_size=2, decode_context_parallel_size=4)  # expect: VLM401:18
-dcp_ok = LLM(MODEL, tensor_parallel_size=4, decode_context_parallel_size=2)
+# A model with latent attention (DeepSeek's MLA): grouped-query KV heads do not bound the size.
+dcp_ok = LLM("deepseek-ai/DeepSeek-V2-Lite", tensor_parallel_size=4, decode_context_parallel_size=2)
 
 # A dict-built config: a key of compilation_config.
 budget = LLM(MODEL, compilation_config={"encoder_cudagraph_max_token_budget": 0})  # expect: VLM406

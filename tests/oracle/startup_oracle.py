@@ -106,17 +106,20 @@ def prepare_vllm(source: str | None = None):
     platforms._current_platform = platform_cls()
 
 
-def tiny_llama(folder: Path) -> Path:
-    """A two-layer Llama config and a word-level tokenizer, written locally."""
+def tiny_llama(folder: Path, config: dict | None = None, files: dict | None = None) -> Path:
+    """A two-layer Llama config (or ``config``, a real model's) and a word-level tokenizer,
+    written locally; ``files``: other JSON files of the checkpoint folder."""
     folder.mkdir(parents=True, exist_ok=True)
     vocab = {"<unk>": 0, "<s>": 1, "</s>": 2, **{f"w{i}": i + 3 for i in range(509)}}
-    config = {
+    config = config or {
         "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64,
         "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 4,
         "num_hidden_layers": 2, "vocab_size": len(vocab), "max_position_embeddings": 4096,
         "torch_dtype": "bfloat16", "rms_norm_eps": 1e-5, "bos_token_id": 1, "eos_token_id": 2,
     }
     (folder / "config.json").write_text(json.dumps(config))
+    for name, content in (files or {}).items():
+        (folder / name).write_text(json.dumps(content))
     tokenizer = {
         "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
         "normalizer": None, "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None,
@@ -126,6 +129,50 @@ def tiny_llama(folder: Path) -> Path:
     (folder / "tokenizer_config.json").write_text(json.dumps(
         {"tokenizer_class": "PreTrainedTokenizerFast", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}))
     return folder
+
+
+# Real models' configurations, written into a local checkpoint folder (with the tiny
+# tokenizer): the whole configs of ``model_configs.json`` (``tools/known_models.py --oracle``,
+# which records the public repository, commit and file of each), and an AWQ checkpoint
+# composed here.  A multimodal Gemma 3 is not among them: vLLM inspects its architecture by
+# importing the model's image processor, which needs torchvision, and no torchvision on PyPI
+# loads with the CPU build of torch the oracle runs.
+MODEL_CONFIGS = Path(__file__).resolve().parent / "model_configs.json"
+# AutoAWQ's quantization_config, as an AWQ checkpoint of Qwen3-8B (Qwen/Qwen3-8B-AWQ) writes it.
+AWQ = {"bits": 4, "group_size": 128, "modules_to_not_convert": None, "quant_method": "awq", "version": "gemm", "zero_point": True}
+
+
+def model_folder(name: str, root: Path) -> Path:
+    """The checkpoint folder of one of the oracle's models ("tiny-llama" and the real ones)."""
+    if name == "tiny-llama":
+        return tiny_llama(root / "tiny-llama")
+    configs = json.loads(MODEL_CONFIGS.read_text())
+    if name == "qwen3-8b-awq":
+        config = dict(configs["qwen3-8b"]["config"], quantization_config=AWQ)
+        return tiny_llama(root / name, config, {"quant_config.json": {"zero_point": True, "q_group_size": 128, "w_bit": 4, "version": "GEMM"}})
+    return tiny_llama(root / name, configs[name]["config"])
+
+
+MODELS = ("tiny-llama", "llama-3.1-8b", "qwen3-30b-a3b", "deepseek-v2-lite", "gemma-3-1b-it", "qwen3-8b-awq")
+
+
+def model_arguments() -> dict:
+    """The arguments whose rejection depends on the model, and values on both sides of it."""
+    return {
+        "max_model_len": [1024, 4096, 8192, 32768, 40960, 40961, 65536, 131072, 131073, 163840, 163841, 1048576],
+        "tensor_parallel_size": [1, 2, 3, 4, 6, 8],
+        "decode_context_parallel_size": [1, 2, 4, 8],
+        "enable_expert_parallel": [True, False],
+        "enable_return_routed_experts": [True],
+        "quantization": ["gptq_marlin", "awq", "awq_marlin", "quark", "fp8", "modelopt", "compressed-tensors", "bitsandbytes"],
+        "default_mm_loras": [{"image": "/adapters/vision"}],
+        "enable_lora": [True],
+        "disable_sliding_window": [True],
+    }
+
+
+# Messages about the hardware or the environment: no argument nor model fact decides them.
+HARDWARE_WORDS = ("GPU", "gpu", "device", "CUDA", "cuda", "platform", "compute capability", "is not installed", "No module", "import")
 
 
 # Messages about the model, its checkpoint or the hardware: not decidable from the arguments.
@@ -191,9 +238,11 @@ def argument_space(release: dict, rng: random.Random) -> dict:
     return table
 
 
-def configurations(release: dict, count: int, seed: int) -> list[dict]:
+def configurations(release: dict, count: int, seed: int, model_values: dict | None = None) -> list[dict]:
     rng = random.Random(seed)
     table = argument_space(release, rng)
+    if model_values:
+        table.update(model_values)
     extra = {
         "checkpoint_prepare_on_startup": [True], "enable_sleep_mode": [True, False],
         "speculative_config": [{"method": "ngram", "num_speculative_tokens": 3, "prompt_lookup_max": 2, "prompt_lookup_min": 4},
@@ -249,12 +298,12 @@ def vllm_verdict(model: str, kwargs: dict) -> tuple[str, str]:
     return "ok", ""
 
 
-def lint_verdict(kwargs: dict, release: str) -> list:
+def lint_verdict(kwargs: dict, release: str, model: str = "tiny-llama") -> list:
     from vllm_lint.lint import lint_python_bytes
     from vllm_lint.versions import Version
 
     arguments = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
-    source = f'from vllm import LLM\n\nllm = LLM("tiny-llama", {arguments})\n'
+    source = f'from vllm import LLM\n\nllm = LLM({model!r}, {arguments})\n'
     result = lint_python_bytes("oracle.py", source.encode(), lambda _p: (Version.parse(release), "oracle"))
     return result.findings
 
@@ -289,6 +338,11 @@ def main(argv=None) -> int:
     parser.add_argument("--count", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--show", type=int, default=15)
+    parser.add_argument(
+        "--model", choices=MODELS, default="tiny-llama",
+        help="the checkpoint: the tiny Llama (linted by a name vllm-lint does not know), or a real model's config "
+        "(linted by the same local path, and drawn over the arguments whose rejection depends on the model too)",
+    )
     args = parser.parse_args(argv)
     prepare_vllm(args.source)
     import vllm
@@ -297,18 +351,27 @@ def main(argv=None) -> int:
         print(f"vLLM {vllm.__version__} is imported, not {args.release}: pass --source", file=sys.stderr)
         return 2
     release = json.loads((ROOT / "src/vllm_lint/rules/startup_data" / f"{args.release}.json").read_text())
-    model = str(tiny_llama(Path(tempfile.mkdtemp(prefix="vllm-lint-oracle-")) / "tiny-llama"))
+    os.environ["HF_HUB_CACHE"] = tempfile.mkdtemp(prefix="vllm-lint-oracle-hub-")  # vllm-lint reads only the folder
+    model = str(model_folder(args.model, Path(tempfile.mkdtemp(prefix="vllm-lint-oracle-"))))
+    real = args.model != "tiny-llama"
     rejected = decidable_count = flagged = 0
-    false_positives, missed = [], []
-    for kwargs in configurations(release, args.count, args.seed):
+    model_count = model_flagged = 0
+    false_positives, missed, model_missed = [], [], []
+    for kwargs in configurations(release, args.count, args.seed, model_arguments() if real else None):
         verdict, message = vllm_verdict(model, kwargs)
-        findings = lint_verdict(kwargs, args.release)
+        findings = lint_verdict(kwargs, args.release, model if real else "tiny-llama")
         if verdict == "ok":
             if findings:
                 false_positives.append((kwargs, [f.vllm_error for f in findings]))
             continue
         rejected += 1
         if not decidable(message):
+            if real and not any(word in message for word in HARDWARE_WORDS) and not message.startswith("KeyError: '"):
+                model_count += 1  # decided by the arguments and the model's config together
+                if findings:
+                    model_flagged += 1
+                else:
+                    model_missed.append((kwargs, _headline(message)))
             continue
         decidable_count += 1
         if findings:
@@ -318,6 +381,15 @@ def main(argv=None) -> int:
     print(f"vLLM {vllm.__version__}: {args.count} configurations, {rejected} rejected, {decidable_count} decidable from the arguments")
     recall = flagged / decidable_count if decidable_count else 1.0
     print(f"vllm-lint flags {flagged} of {decidable_count} ({recall:.1%}); false positives on accepted ones: {len(false_positives)}")
+    if real:
+        share = model_flagged / model_count if model_count else 1.0
+        print(f"{args.model}: {model_count} rejections decided by the arguments and the model's config; vllm-lint flags {model_flagged} ({share:.1%})")
+        counts_model: dict[str, int] = {}
+        for _, message in model_missed:
+            counts_model[message] = counts_model.get(message, 0) + 1
+        for message, number in sorted(counts_model.items(), key=lambda item: -item[1])[: args.show]:
+            example = next(kwargs for kwargs, text in model_missed if text == message)
+            print(f"MODEL MISSED x{number}: {message}\n    e.g. {example}")
     for kwargs, errors in false_positives[: args.show]:
         print("FALSE POSITIVE", kwargs, errors)
     counts: dict[str, int] = {}

@@ -176,6 +176,8 @@ class EngineReport:
     settings: dict = field(default_factory=dict)
     env: dict = field(default_factory=dict)
     runner: dict = field(default_factory=dict)
+    # Where the checks that read the model found its config, or why it is unknown.
+    model: dict = field(default_factory=dict)
     findings: list = field(default_factory=list)
     requests: list = field(default_factory=list)
     built_at: dict | None = None
@@ -220,6 +222,7 @@ class EngineReport:
             "settings": self.settings,
             "env": self.env,
             "runner": self.runner,
+            "model": self.model,
             "findings": self.findings,
             "requests": self.requests,
         }
@@ -389,6 +392,11 @@ def render(report: EngineReport) -> str:
     lines.extend(_table(rows, "  "))
     runner = report.runner
     lines.append(f"  runner: {runner['runner']}" + (f" ({runner['reason']})" if runner.get("reason") else ""))
+    model = report.model
+    if model.get("state") == "known":
+        lines.append(f"  model: config read from {model['from']}" + (f" ({model['data']})" if model.get("data") else ""))
+    elif model:
+        lines.append(f"  model: unknown ({model['reason']})")
     lines.append(f"  findings: {', '.join(report.findings) if report.findings else '(none)'}")
     for request in report.requests:
         lines.append(f"  request at {request['path']}:{request['line']}:")
@@ -502,6 +510,9 @@ def engine_report(engine, version: Version, where: Where, explainer: Explainer, 
             report.settings[name] = explainer.known(fact)
     report.env[RUNNER_ENV_VAR] = env_setting(engine)
     report.runner = runner_of(engine, version)
+    from vllm_lint.model_facts import describe
+
+    report.model = describe(engine)
     return report
 
 

@@ -15,6 +15,7 @@ from vllm_lint.rules import (
     replay_request_top_k,
     replay_requires_v2_runner,
     replay_speculative_decoding,
+    startup_checkpoint,
     startup_engine_arguments,
     startup_llm_class,
     startup_model,
@@ -56,6 +57,7 @@ ALL_RULES: tuple[Rule, ...] = tuple(
                 startup_model,
                 startup_observability,
                 startup_other_configs,
+                startup_checkpoint,
                 unused_noqa,
             )
         ),

@@ -1,9 +1,12 @@
 """## What it does
 Checks for `return_sampling_mask=True` on a diffusion language model: an
-`hf_overrides` that sets `canvas_length` (vLLM's own test for a diffusion
-model), or a model id containing `diffusiongemma` (case-insensitive), the only
-diffusion family vLLM registers. `diffusion_config` alone does not make a
-model a diffusion model.
+`hf_overrides` that sets `canvas_length`, or a model whose checkpoint config sets
+`canvas_length` (vLLM's own test for a diffusion model, `ModelConfig.is_diffusion`),
+read where vllm-lint finds the config (a local checkpoint folder, the Hugging Face
+cache, `[tool.vllm-lint.models]`, the table of known models). A model whose config
+vllm-lint does not find is taken as a diffusion model when its id contains
+`diffusiongemma` (case-insensitive), the only diffusion family vLLM registers.
+`diffusion_config` alone does not make a model a diffusion model.
 
 ## Why is this bad?
 Diffusion models do not sample token by token from a filtered distribution.
@@ -45,7 +48,18 @@ def _diffusion_reason(facts):
         if isinstance(canvas, Known) and canvas.value is not None:
             return "hf_overrides", f"{name_of(facts, 'hf_overrides')} sets canvas_length, which makes any model a diffusion model"
     model = facts.get("model")
-    if isinstance(model, Known) and isinstance(model.value, str) and DIFFUSION_MODEL_MARKER in model.value.lower():
+    if not (isinstance(model, Known) and isinstance(model.value, str)):
+        return None
+    from vllm_lint.model_facts import model_facts
+
+    known = model_facts(facts)
+    if known is not None:
+        # vLLM's own test (ModelConfig.is_diffusion): the checkpoint's config sets canvas_length.
+        canvas = known.config.get("canvas_length")
+        if canvas is None:
+            return None
+        return "model", f'"{model.value}" is a diffusion model ({known.where("canvas_length")})'
+    if DIFFUSION_MODEL_MARKER in model.value.lower():
         return "model", f'"{model.value}" is a diffusion model'
     return None
 

@@ -1,0 +1,184 @@
+"""The model's config where it really is: a local checkpoint folder, the Hugging Face cache,
+the project's [tool.vllm-lint.models], the table of known models; and the checks that read it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vllm_lint.cli import main
+from vllm_lint.model_facts import known_models, lookup, model_facts
+from vllm_lint.rules.startup_checkpoint import derived_length, human_readable_int
+
+LLAMA_CONFIG = {
+    "architectures": ["LlamaForCausalLM"],
+    "model_type": "llama",
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "max_position_embeddings": 8192,
+    "rope_scaling": None,
+}
+
+
+def checkpoint(folder, config=LLAMA_CONFIG, **files):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "config.json").write_text(json.dumps(config))
+    for name, content in files.items():
+        (folder / name.replace("__", ".")).write_text(json.dumps(content))
+    return folder
+
+
+def check(tmp_path, capsys, source: str, *options: str) -> tuple[int, str]:
+    path = tmp_path / "launch.py"
+    path.write_text(source)
+    lookup.cache_clear()
+    code = main(["check", str(path), "--target-version", "0.34", "--output-format", "concise", *options])
+    return code, capsys.readouterr().out
+
+
+def test_local_folder_facts_name_the_file(tmp_path, capsys):
+    folder = checkpoint(tmp_path / "models" / "llama")
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", max_model_len=16384, tensor_parallel_size=3)\n')
+    assert code == 1
+    # The folder's path where the message has room for it, else its name.
+    assert "max_position_embeddings=8192 in " in out and "llama/config.json" in out
+    assert "num_attention_heads=32 in " in out
+    assert out.count("VLM407") == 2
+
+
+def test_local_folder_clean_values(tmp_path, capsys):
+    folder = checkpoint(tmp_path / "llama")
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", max_model_len=8192, tensor_parallel_size=4)\n')
+    assert code == 0, out
+
+
+def test_rope_scaling_factor_lengthens_the_model(tmp_path, capsys):
+    config = dict(LLAMA_CONFIG, rope_scaling={"rope_type": "linear", "factor": 4.0})
+    folder = checkpoint(tmp_path / "long", config)
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", max_model_len=32768)\n')
+    assert code == 0, out
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", max_model_len=32769)\n')
+    assert "RoPE scaling factor 4" in out
+
+
+def test_tokenizer_config_shortens_the_model(tmp_path, capsys):
+    folder = checkpoint(tmp_path / "short", tokenizer_config__json={"model_max_length": 4096})
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", max_model_len=6000)\n')
+    assert "model_max_length=4096 in tokenizer_config.json" in out
+
+
+def test_quantization_file_of_the_folder(tmp_path, capsys):
+    plain = checkpoint(tmp_path / "plain")
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{plain}", quantization="gptq_marlin")\n')
+    assert "none of quantize_config.json" in out
+    quantized = checkpoint(tmp_path / "gptq", quantize_config__json={"bits": 4, "group_size": 128})
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{quantized}", quantization="gptq_marlin")\n')
+    assert code == 0, out
+    with_config = checkpoint(tmp_path / "awq", dict(LLAMA_CONFIG, quantization_config={"quant_method": "awq", "bits": 4}))
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{with_config}", quantization="awq")\n')
+    assert code == 0, out
+
+
+def test_hugging_face_cache_layout(tmp_path, capsys, monkeypatch):
+    cache = tmp_path / "hub"
+    repo = cache / "models--acme--llama-8k"
+    commit = "0" * 40
+    checkpoint(repo / "snapshots" / commit)
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(commit)
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("acme/llama-8k", tensor_parallel_size=6)\n')
+    assert f"{commit}/config.json" in out
+    # Another revision is not in the cache: not known.
+    code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("acme/llama-8k", revision="v2", tensor_parallel_size=6)\n')
+    assert code == 0, out
+    # HF_HOME's hub folder when HF_HUB_CACHE is not set.
+    monkeypatch.delenv("HF_HUB_CACHE")
+    monkeypatch.setenv("HF_HOME", str(tmp_path))
+    code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("acme/llama-8k", tensor_parallel_size=6)\n')
+    assert "VLM407" in out
+
+
+def test_project_models(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.vllm-lint.models."acme/moe-70b"]\nnum_attention_heads = 64\narchitectures = ["MixtralForCausalLM"]\n'
+        '[tool.vllm-lint.models."acme/dense"]\nconfig = "configs/dense.json"\n'
+    )
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "dense.json").write_text(json.dumps(LLAMA_CONFIG))
+    code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("acme/moe-70b", tensor_parallel_size=3)\n', "--config", str(tmp_path / "pyproject.toml"))
+    assert "num_attention_heads=64 in [tool.vllm-lint.models]" in out
+    code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("acme/dense", max_model_len=9000)\n', "--config", str(tmp_path / "pyproject.toml"))
+    assert "max_position_embeddings=8192 in configs/dense.json" in out
+
+
+def test_project_models_bad_table(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text('[tool.vllm-lint]\nmodels = 3\n')
+    code, out = check(tmp_path, capsys, "x = 1\n", "--config", str(tmp_path / "pyproject.toml"))
+    assert code == 2
+
+
+def test_broken_config_json_is_unknown(tmp_path, capsys):
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    (folder / "config.json").write_bytes(b"\xff{not json")
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", tensor_parallel_size=3)\n')
+    assert code == 0, out
+
+
+def test_diffusion_model_from_its_config(tmp_path, capsys):
+    folder = checkpoint(tmp_path / "dllm", dict(LLAMA_CONFIG, canvas_length=256))
+    code, out = check(
+        tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", return_sampling_mask=True, logprobs_mode="processed_logprobs")\n'
+    )
+    assert "VLM103" in out and "canvas_length=256" in out
+    plain = checkpoint(tmp_path / "ar")
+    code, out = check(
+        tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{plain}", return_sampling_mask=True, logprobs_mode="processed_logprobs")\n'
+    )
+    assert "VLM103" not in out
+
+
+def test_explain_says_where_the_config_is_or_that_it_is_unknown(tmp_path, capsys):
+    folder = checkpoint(tmp_path / "llama")
+    path = tmp_path / "launch.py"
+    path.write_text(f'from vllm import LLM\nllm = LLM("{folder}")\nother = LLM("acme/unknown-model")\n')
+    lookup.cache_clear()
+    main(["explain", str(path), "--target-version", "0.34", "--output-format", "json"])
+    engines = json.loads(capsys.readouterr().out)["engines"]
+    assert engines[0]["model"] == {"state": "known", "from": f"{folder}/config.json"}
+    assert engines[1]["model"]["state"] == "unknown"
+    assert "does not know the model 'acme/unknown-model'" in engines[1]["model"]["reason"]
+
+
+def test_table_entries_record_their_source():
+    table = known_models()
+    assert len(table) >= 10
+    for model, entry in table.items():
+        assert entry["source"] and "@" not in entry["source"], model
+        assert entry["config"].get("architectures"), model
+
+
+def test_derived_length_reads_the_release_data():
+    from vllm_lint.rules.startup_checkpoint import _data
+
+    data = _data()["0.34"]
+    facts = lookup("meta-llama/Llama-3.1-8B-Instruct", None, None, "/nonexistent")
+    assert derived_length(facts, data)[0] == 131072  # llama3 RoPE leaves the length as it is
+    facts = lookup("deepseek-ai/DeepSeek-V2-Lite", None, None, "/nonexistent")
+    assert derived_length(facts, data)[0] == 163840  # so does yarn
+    # 0.29 still scaled yarn's length by its factor.
+    assert derived_length(facts, _data()["0.29"])[0] == 163840 * 40
+
+
+@pytest.mark.parametrize(("text", "value"), [("8192", 8192), ("128k", 128000), ("32K", 32768), ("25.6k", 25600), ("1.5K", None), ("x", None)])
+def test_human_readable_int(text, value):
+    assert human_readable_int(text) == value
+
+
+def test_unknown_model_engine_facts():
+    from vllm_lint.facts import EngineFacts, Known, Span
+
+    engine = EngineFacts("LLM", Span(1, 0), fields={"model": Known("acme/none")})
+    assert model_facts(engine) is None
