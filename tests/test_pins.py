@@ -261,3 +261,19 @@ def test_a_folded_compose_command_is_read_in_its_images_release():
     assert [(f.span.line, f.code, f.message) for f in result.findings] == [
         (11, "VLM301", "--enable-reasoning is not an argument in vLLM 0.10 (removed in 0.10); replaced by --reasoning-parser (vLLM 0.9) (vLLM 0.10 from line 5)")
     ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'uv pip install --no-build-isolation --reinstall-package vllm "vllm @ git+https://github.com/vllm-project/vllm@v0.10.2"',
+        "uv pip install --upgrade-package vllm vllm==0.10.2",
+        "pip install --no-binary vllm vllm==0.10.2",
+        "pip install --only-binary=vllm vllm==0.10.2",
+    ],
+)
+def test_an_option_naming_the_package_is_no_requirement(command):
+    from vllm_lint.pins import pip_install_requirements
+
+    found = [requirement for requirement, _ in pip_install_requirements(f"RUN {command}\n")]
+    assert len(found) == 1 and "0.10.2" in found[0]

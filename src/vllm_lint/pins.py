@@ -566,6 +566,13 @@ PIP_INSTALL = re.compile(
     r"(?<![\w.-])(?:pip(?:\d+(?:\.\d+)?)?|uv\s+pip|python(?:\d+(?:\.\d+)?)?\s+-m\s+(?:uv\s+)?pip)\s+install\s+([^;&|\n]*)"
 )
 _QUOTED_WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
+# Options of pip and uv pip whose value names packages (uv's ``--reinstall-package``,
+# ``--upgrade-package``/``-P``, ``--no-build-isolation-package``, ``--no-binary-package``,
+# ``--only-binary-package``; pip's ``--no-binary``/``--only-binary`` format control).
+_PACKAGE_NAME_OPTIONS = frozenset({
+    "--reinstall-package", "--upgrade-package", "-P", "--no-build-isolation-package",
+    "--no-binary-package", "--only-binary-package", "--no-binary", "--only-binary",
+})
 
 
 def pip_install_requirements(text: str):
@@ -575,8 +582,15 @@ def pip_install_requirements(text: str):
     for match in PIP_INSTALL.finditer(text):
         if re.search(r"\|\|\s*$", text[max(0, match.start() - 200) : match.start()]):
             continue  # ``pip show vllm || pip install vllm==X``: installs only when vLLM is missing
+        previous = ""
         for word in _QUOTED_WORD.finditer(match.group(1)):
             requirement = word.group(0).strip("\"'")
+            # ``--reinstall-package vllm`` (uv), ``--no-binary vllm`` (pip): a package's name as an
+            # option's value, not a requirement.
+            named = previous in _PACKAGE_NAME_OPTIONS
+            previous = requirement
+            if named or "=" in requirement and requirement.split("=", 1)[0] in _PACKAGE_NAME_OPTIONS:
+                continue
             if "vllm" in requirement.lower() and not requirement.startswith("-"):
                 yield url_requirement(requirement) or requirement, match.start(1) + word.start()
 

@@ -134,6 +134,9 @@ class InstancesMixin:
         defined that build engines, over its final state (``async def _init(): from_engine_args(ea)``)."""
         self._nested_defs.append([])
         outer_returns, self._return_states = self._return_states, []
+        # A version guard that makes the function return early narrows the rest of the function
+        # only: its caller goes on after the call on every release (``if not VLLM_GE: return``).
+        guard_context = self._guard_context()
         try:
             self._block(fn.body)
             # What the call leaves: the states at its returns and at its end (None: it always raises).
@@ -144,6 +147,7 @@ class InstancesMixin:
         finally:
             self._nested_defs.pop()
             self._return_states = outer_returns
+            self._releases, self._guard_line, self._feature_guarded = guard_context
         if nested:
             self._run_closures(nested)
         return final, returns

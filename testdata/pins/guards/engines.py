@@ -75,3 +75,18 @@ def torch_guard(model):
     if version.parse(torch.__version__) >= version.parse("2.6"):
         return LLM(model, use_v2_block_manager=True)  # expect: VLM301
     return LLM(model)
+
+
+class GuidedServer:
+    """A helper that returns early on releases without a feature guards its own rest only: the
+    caller builds the engine after it on every release."""
+
+    def _init_structured_outputs(self):
+        if not (VLLM_VERSION >= Version("0.12.0")):
+            return
+        self.structured = True
+
+    def load(self, model):
+        self._init_structured_outputs()
+        # guided_decoding_backend is gone from 0.12 on, but 0.10-0.11 still take it.
+        self.llm = LLM(model, guided_decoding_backend="xgrammar")
