@@ -35,3 +35,8 @@ vllm serve "$MODEL" --max-model-len 32k --max-num-batched-tokens 8K --kv-cache-m
 vllm serve "$MODEL" --max-model-len auto
 vllm serve "$MODEL" --max-model-len 32K-tokens  # expect: VLM305
 vllm serve "$MODEL" --max-num-batched-tokens 1.5K  # expect: VLM305
+
+# An option that takes a value, given none: argparse stops before anything starts.
+vllm serve Qwen/Qwen3-8B --max-model-len --port 8000  # expect: VLM305:26
+vllm serve Qwen/Qwen3-8B --per-request-spec-decode-metrics  # expect: VLM305:26
+vllm serve Qwen/Qwen3-8B --max-model-len "$MAX_LEN" --enable-prefix-caching --port 8000

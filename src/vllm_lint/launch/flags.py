@@ -49,6 +49,10 @@ class OptionList(list):
     def __init__(self, *args) -> None:
         super().__init__(*args)
         self.open_values: set[int] = set()
+        # The options that take a value certainly given none, by index, with their kind (``one``,
+        # ``many``): the last word of a command line whose every word is certain, or followed by an
+        # option (``--max-model-len --port 8000``), where the release's table of options is known.
+        self.without_value: dict[int, str] = {}
 
 
 @dataclass(frozen=True)
@@ -593,6 +597,8 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
     table = state.table
     index = 0
     count = len(items)
+    # Every word known and on every path: an option's missing value is certain.
+    certain_words = all(word.known and not word.maybe and not word.open for word, _ in items)
     while index < count:
         word, text = items[index]
         index += 1
@@ -632,6 +638,10 @@ def _parse(items: list[tuple[Word, str | None]], state: _State) -> None:
                 takes_value = (entry is not None and entry[0].kind != BOOL) or state.option_kind(name) in ("one", "optional", "many")
                 if takes_value:
                     state.parsed.options.open_values.add(len(state.parsed.options))
+            elif not eq and certain_words and (following is None or _option_like(following)):
+                kind = state.option_kind(name)
+                if kind in ("one", "many"):
+                    state.parsed.options.without_value[len(state.parsed.options)] = kind
             state.parsed.options.append((name, state.origin_of(word), value))
         if entry is None:
             state.abbreviation(name)

@@ -632,6 +632,14 @@ def _dict_contains(mapping: DictObj, key: str) -> bool | None:
     return False if mapping.complete else None
 
 
+def _identical(a: object, b: object) -> bool:
+    """``a is b`` of constants: None and the booleans are singletons (``1 is True`` is False);
+    equal strings and numbers are taken as the same object, as CPython keeps literals."""
+    if a is None or b is None or isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    return type(a) is type(b) and a == b
+
+
 def _a_container(left: object, right: object) -> bool:
     return isinstance(left, (DictObj, ListObj)) or isinstance(right, (DictObj, ListObj))
 
@@ -643,8 +651,8 @@ _COMPARE = {
     ast.LtE: lambda a, b: a <= b,
     ast.Gt: lambda a, b: a > b,
     ast.GtE: lambda a, b: a >= b,
-    ast.Is: lambda a, b: a is b if a is None or b is None or isinstance(a, bool) else a == b,
-    ast.IsNot: lambda a, b: a is not b if a is None or b is None or isinstance(a, bool) else a != b,
+    ast.Is: lambda a, b: _identical(a, b),
+    ast.IsNot: lambda a, b: not _identical(a, b),
 }
 
 _BINOPS = {

@@ -8,7 +8,9 @@ vLLM reads with its own `type=` function, `human_readable_int`
 (`--max-num-batched-tokens 8k`, `--kv-cache-memory-bytes 2G`) and
 `human_readable_int_or_auto` (`--max-model-len 32k`, `auto`): a word
 (`--max-model-len 1a`), or a decimal number with a binary suffix
-(`--max-model-len 1.5M`; `1.5m` is decimal and read).
+(`--max-model-len 1.5M`; `1.5m` is decimal and read). And an option that
+takes a value written last or before another option (`--max-model-len --port
+8000`): argparse's "expected one argument".
 
 ## Why is this bad?
 The action calls `parser.error`: `vllm serve` stops before anything starts,
@@ -58,6 +60,7 @@ from vllm_lint.versions import ALL_VERSIONS
 def check(facts, version):
     if facts.source != "command-line" or facts.options is None:
         return
+    yield from _missing_values(facts)
     release = schema.release_for(facts, version)
     if not release.exact or not release.items:
         return
@@ -72,6 +75,23 @@ def check(facts, version):
         span = origin.span if origin is not None and origin.path is None else facts.anchor
         finding = RULE.finding(f"{option} {value}: {error[0]}", span, vllm_error=error[1])
         finding.argument = dest
+        yield from_other_file(finding, origin)
+
+
+def _missing_values(facts):
+    """An option that takes a value written last, or before another option
+    (``--max-model-len --port 8000``): argparse stops with "expected one argument" ("at least
+    one" for several).  Only where the release's own table of ``vllm serve`` options is known
+    (``launch.flags.OptionList.without_value``)."""
+    without_value = getattr(facts.options, "without_value", {})
+    for index, (option, origin, value) in enumerate(facts.options):
+        kind = without_value.get(index)
+        if kind is None or value is not None or not option.startswith("--") or origin is None:
+            continue
+        expected = "expected one argument" if kind == "one" else "expected at least one argument"
+        span = origin.span if origin.path is None else facts.anchor
+        finding = RULE.finding(f"{option} is given no value: vLLM's parser stops with \"{expected}\"", span,
+                               vllm_error=f"argument {option}: {expected}")
         yield from_other_file(finding, origin)
 
 
