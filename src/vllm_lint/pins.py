@@ -14,7 +14,7 @@ Requirements are read with ``packaging``, as pip reads them, from the files
 projects write them in, one folder at a time:
 
 * requirements files of any name (``*.txt``, ``*.in``: a line that is a
-  ``vllm`` requirement);
+  ``vllm`` requirement), and Rye's ``requirements*.lock`` in the same format;
 * ``pyproject.toml``: ``[project]`` dependencies and optional dependencies,
   ``[dependency-groups]``, Poetry's dependencies and groups, PDM's and uv's
   dev dependencies, uv's constraints, overrides and ``[tool.uv.sources]`` (a
@@ -137,13 +137,17 @@ def _reader(name: str):
         return _dockerfile_pins
     if lower.endswith((".txt", ".in")) and not _NOT_REQUIREMENTS.match(name):
         return _requirements_file_pins
+    if lower.startswith("requirements") and lower.endswith(".lock"):
+        return _rye_lock_pins
+    if lower == "pylock.toml" or (lower.startswith("pylock.") and lower.endswith(".toml")):
+        return _lock_pins  # PEP 751
     return None
 
 
 def _text(path: Path) -> str | None:
     """The file's text when it may mention vLLM; None otherwise (unreadable, too large, no "vllm")."""
     try:
-        if path.stat().st_size > MAX_REQUIREMENTS_SIZE and path.name not in LOCK_FILES:
+        if path.stat().st_size > MAX_REQUIREMENTS_SIZE and not _is_lock_file(path.name):
             return None
         data = path.read_bytes()
     except OSError:
@@ -513,8 +517,22 @@ def _pipfile_pins(path: Path):
                 yield name + spec.strip(), _line_of(text.lower(), name.lower()), False
 
 
+def _is_lock_file(name: str) -> bool:
+    lower = name.lower()
+    return name in LOCK_FILES or lower == "pylock.toml" or (lower.startswith("pylock.") and lower.endswith(".toml")) or (
+        lower.startswith("requirements") and lower.endswith(".lock")
+    )
+
+
+def _rye_lock_pins(path: Path):
+    """Rye's ``requirements.lock``/``requirements-dev.lock``: pip's format, its pins locked."""
+    for requirement, line, _locked, *rest in _requirements_file_pins(path):
+        yield (requirement, line, True, *rest)
+
+
 def _lock_pins(path: Path):
-    """The locked vLLM of uv.lock, poetry.lock, pdm.lock (``[[package]]`` tables) or Pipfile.lock."""
+    """The locked vLLM of uv.lock, poetry.lock, pdm.lock, pylock.toml (``[[package]]`` and
+    ``[[packages]]`` tables) or Pipfile.lock."""
     text = _text(path)
     if text is None:
         return
@@ -529,8 +547,9 @@ def _lock_pins(path: Path):
             if isinstance(version, str):
                 yield "vllm" + version, _line_of(text, '"vllm"'), True
         return
-    # Read without a TOML parse: lock files are large, and only one table matters.
-    for match in re.finditer(r'(?m)^\[\[package\]\]\s*\nname\s*=\s*"vllm"\s*\nversion\s*=\s*"([^"]+)"', text):
+    # Read without a TOML parse: lock files are large, and only one table matters (``[[package]]``;
+    # PEP 751's pylock.toml calls it ``[[packages]]``).
+    for match in re.finditer(r'(?m)^\[\[packages?\]\]\s*\nname\s*=\s*"vllm"\s*\nversion\s*=\s*"([^"]+)"', text):
         yield f"vllm=={match.group(1)}", text.count("\n", 0, match.start()) + 3, True
 
 
