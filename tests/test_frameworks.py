@@ -93,19 +93,22 @@ def test_recorded_defaults_follow_the_pinned_framework_release(tmp_path, pin, ex
     assert codes(lint(config)) == expected
 
 
+UNREADABLE_BASE = """\
+    defaults:
+      - rollout: my_rollout
+      - _self_
+    actor_rollout_ref:
+      rollout:
+        engine_kwargs:
+          vllm:
+            return_sampling_mask: true
+    """
+
+
 def test_an_unreadable_base_config_makes_defaults_unknown(tmp_path):
     config = write(
         tmp_path / "replay.yaml",
-        """\
-        defaults:
-          - rollout: my_rollout
-          - _self_
-        actor_rollout_ref:
-          rollout:
-            engine_kwargs:
-              vllm:
-                return_sampling_mask: true
-        """,
+        UNREADABLE_BASE,
     )
     assert codes(lint(config)) == []
 
@@ -1123,16 +1126,7 @@ def test_explain_names_why_a_default_is_unknown(tmp_path, capsys):
 def test_explain_says_an_unreadable_base_config_may_set_a_default(tmp_path, capsys):
     config = write(
         tmp_path / "replay.yaml",
-        """\
-        defaults:
-          - rollout: my_rollout
-          - _self_
-        actor_rollout_ref:
-          rollout:
-            engine_kwargs:
-              vllm:
-                return_sampling_mask: true
-        """,
+        UNREADABLE_BASE,
     )
     main(["explain", str(config)])
     out = capsys.readouterr().out
