@@ -712,3 +712,15 @@ def test_releases_before_0_16_check_config_keys_as_their_pydantic_dataclasses_do
     v010 = schema.schema_for(Version(0, 10))
     assert "cli" not in v010.choices.get("quantization", {})  # QuantizationMethods = Any at run time
     assert v010.choices["logprobs_mode"]["cli"] == ["processed_logits", "processed_logprobs", "raw_logits", "raw_logprobs"]
+
+
+def test_a_successor_that_is_a_field_of_another_arguments_value_is_named():
+    from vllm_lint.launch.schema import documented_rename, schema_for
+
+    release = schema_for(Version.parse("0.34"))
+    flag = documented_rename("num_redundant_experts", release)
+    keyword = documented_rename("num_redundant_experts", release, "LLM")
+    assert flag is not None and flag.fix is None
+    assert flag.spelled(True) == """--eplb-config '{"num_redundant_experts": ...}'"""
+    assert keyword is not None and keyword.spelled(False) == 'eplb_config={"num_redundant_experts": ...}'
+    assert "eplb_config.num_redundant_experts" in flag.message

@@ -40,3 +40,7 @@ vllm serve "$MODEL" --max-num-batched-tokens 1.5K  # expect: VLM305
 vllm serve Qwen/Qwen3-8B --max-model-len --port 8000  # expect: VLM305:26
 vllm serve Qwen/Qwen3-8B --per-request-spec-decode-metrics  # expect: VLM305:26
 vllm serve Qwen/Qwen3-8B --max-model-len "$MAX_LEN" --enable-prefix-caching --port 8000
+
+# An argument replaced by a field of another argument's JSON value: the successor is named.
+vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 2 --enable-expert-parallel --enable-eplb --num-redundant-experts 32  # expect: VLM301
+vllm serve Qwen/Qwen3-30B-A3B --tensor-parallel-size 2 --enable-expert-parallel --enable-eplb --eplb-config '{"num_redundant_experts": 32}'

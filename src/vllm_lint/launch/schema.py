@@ -178,8 +178,9 @@ def documented_rename(name: str, release: ReleaseSchema, kind: str | None = None
     """The documented successor of an argument the release lacks, when the release has it.
 
     ``kind``: the constructor a Python keyword is given to (None: a ``vllm serve`` flag).
-    A replacement by several arguments (``--task``: ``--runner`` or ``--convert``) or by a
-    field of another argument's JSON value names no single successor: None.
+    A replacement by several arguments (``--task``: ``--runner`` or ``--convert``) is named and
+    never fixed; so is a field of another argument's JSON value (``--eplb-config
+    '{"num_redundant_experts": ...}'``).
     """
     record = _data().get("renames", {}).get(name)
     if record is None:
@@ -188,8 +189,17 @@ def documented_rename(name: str, release: ReleaseSchema, kind: str | None = None
     targets = record["to"] if isinstance(record["to"], list) else [record["to"]]
     available = []
     for new in targets:
+        if "." in new:
+            # A field of another argument's JSON value (``eplb_config.num_redundant_experts``): named
+            # when the release has that argument, never fixed (the value moves into a JSON object).
+            parent = new.split(".", 1)[0]
+            flag = "--" + parent.replace("_", "-")
+            if len(targets) != 1 or not (parent in release.keywords.get(kind, ()) if kind else flag in release.options):
+                return None
+            spelled = f"{parent}={{\"{new.split('.', 1)[1]}\": ...}}" if kind else f"{flag} '{{\"{new.split('.', 1)[1]}\": ...}}'"
+            return Rename(name, spelled, spelled, None, None, documented, record["message"])
         flag = "--" + new.replace("_", "-")
-        if "." in new or not (new in release.keywords.get(kind, ()) if kind else flag in release.options):
+        if not (new in release.keywords.get(kind, ()) if kind else flag in release.options):
             return None  # a successor the release lacks: the rename does not help here
         available.append(new)
     if len(available) != 1:
