@@ -181,6 +181,11 @@ class InstancesMixin:
         method = instance.methods.get(target.attr)
         if (method is None or _abstract(method)) and instance.ref.path is None:
             return self._subclass_method_calls(instance, target.attr, call)
+        return self._follow_method(instance, method, call)
+
+    def _follow_method(self, instance: _Instance, method: ast.AST | None, call: ast.Call) -> object:
+        """A method of the object run for a call on ``self`` (or through ``super()``), over and
+        onto ``self``'s followed attributes; NOT_FOLLOWED when it cannot be run here."""
         if (
             method is None
             or _abstract(method)
@@ -210,24 +215,10 @@ class InstancesMixin:
         if not isinstance(lexical, ast.ClassDef) or not isinstance(current, ast.ClassDef):
             return NOT_FOLLOWED
         method = self._base_method(lexical, call.func.attr)
-        if (
-            method is None
-            or _abstract(method)
-            or len(self._inline_stack) >= MAX_INLINE_DEPTH + 1
-            or method in self._inline_stack
-            or self._inline_budget <= 0
-        ):
+        if method is None:
             return NOT_FOLLOWED
         instance = self._instances[-1] if self._instances else _Instance(ClassRef(current, path=self._foreign_path), methods_of(current))
-        final, returns = self._call_method(instance, method, call, share=True)
-        for shadow in [n for n in self.state.names if n.startswith(SELF_SHADOW)]:
-            del self.state.names[shadow]
-        if final is None:
-            self._stopped = True
-            return UNKNOWN
-        self.state.names.update(_shadows_of(final))
-        self.state.env, self.state.env_open = final.env, final.env_open
-        return self._join_values(returns, {}) if returns else None
+        return self._follow_method(instance, method, call)
 
     def _base_method(self, class_node: ast.ClassDef, name: str, depth: int = 0) -> ast.AST | None:
         """The method ``name`` of the first base class of this module, in order and depth first,
