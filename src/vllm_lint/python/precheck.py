@@ -324,8 +324,11 @@ def _has_command_hook(tree: ast.Module, source: str | None) -> bool:
     return False
 
 
-_IMAGE_KEY_TEXT = re.compile(r"[\"']image[\"']\s*:")
-_COMMAND_KEY_TEXT = re.compile(r"[\"'](?:command|args)[\"']\s*:")
+# A dict literal with a container's keys: ``"image": ...`` and ``"command": ...`` or ``"args": ...``
+# (the same patterns on the text and, before parsing, on the bytes).
+_IMAGE_KEY = r"[\"']image[\"']\s*:"
+_COMMAND_KEY = r"[\"'](?:command|args)[\"']\s*:"
+_IMAGE_KEY_TEXT, _COMMAND_KEY_TEXT = re.compile(_IMAGE_KEY), re.compile(_COMMAND_KEY)
 
 
 def _has_container_dict(tree: ast.Module, source: str | None) -> bool:
@@ -349,9 +352,8 @@ _ENGINE_WORDS = tuple(sorted(name.encode() for name in ENGINE_NAMES))
 # ``subprocess.*``, ``asyncio.create_subprocess_*``, ``os.exec*`` and the command hooks need one of these in the text.
 _PROCESS_WORDS = (b"subprocess", b"execv", b"execl", *(hook.encode() for hook in COMMAND_HOOKS))
 _RELATIVE_IMPORT = re.compile(rb"from[\s\\]*\.")
-# A dict literal with a container's keys: ``"image": ...`` and ``"command": ...`` or ``"args": ...``.
-_CONTAINER_IMAGE_KEY = re.compile(rb"[\"']image[\"']\s*:")
-_CONTAINER_COMMAND_KEY = re.compile(rb"[\"'](?:command|args)[\"']\s*:")
+_CONTAINER_IMAGE_KEY = re.compile(_IMAGE_KEY.encode())
+_CONTAINER_COMMAND_KEY = re.compile(_COMMAND_KEY.encode())
 
 
 def byte_triggers(data: bytes, path: str | None, project) -> bool:
