@@ -298,3 +298,18 @@ def test_rye_and_pep_751_lock_files_pin_the_folder(tmp_path, name, text, release
     assert removed_in_018 == ([(3, "VLM301")] if release == "0.26" else [])
     if release == "0.26":
         assert f"vLLM {release} from" in found.findings[0].message and name in found.findings[0].message
+
+
+def test_a_requirements_file_in_the_home_or_temp_folder_pins_no_project_beneath_it(tmp_path, monkeypatch):
+    import vllm_lint.config as config
+
+    home = tmp_path / "home"
+    (home / "scratch" / "serving").mkdir(parents=True)
+    (home / "requirements.txt").write_text("vllm==0.9.2\n")  # a file left in the home folder
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setattr(config, "_NOT_A_PROJECT", None)
+    version, why = VersionResolver().for_path(str(home / "scratch" / "serving" / "serve.py"))
+    assert version.assumed and why == "the newest vLLM release the rules know: no pin found"
+    (home / "scratch" / "requirements.txt").write_text("vllm==0.10.2\n")  # a folder beneath it still pins
+    version, why = VersionResolver().for_path(str(home / "scratch" / "serving" / "serve.py"))
+    assert version.minor == 10

@@ -373,6 +373,8 @@ class VersionResolver:
         cached = self._pins_by_dir.get(directory)
         if cached is not None:
             return cached
+        if directory in _not_a_project():
+            return []  # a requirements file lying in the home or temp folder pins no project beneath it
         from vllm_lint.pins import pins_in
 
         pins = pins_in(directory)
@@ -396,6 +398,24 @@ class VersionResolver:
             except Exception:  # not installed, or an unparseable local build
                 self._installed = None
         return self._installed  # type: ignore[return-value]
+
+
+def _not_a_project() -> frozenset[Path]:
+    """Folders whose own files pin nothing beneath them: the user's home, the temp folder, the root."""
+    global _NOT_A_PROJECT
+    if _NOT_A_PROJECT is None:
+        import tempfile
+
+        folders = {Path(os.path.abspath(os.sep)), Path(tempfile.gettempdir()).resolve()}
+        try:
+            folders.add(Path.home().resolve())
+        except (RuntimeError, KeyError):
+            pass  # no home folder known
+        _NOT_A_PROJECT = frozenset(folders)
+    return _NOT_A_PROJECT
+
+
+_NOT_A_PROJECT: frozenset[Path] | None = None
 
 
 def pinned_version(pins) -> Version:
