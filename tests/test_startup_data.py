@@ -73,3 +73,12 @@ def test_each_release_checks_with_its_own_conditions_and_messages():
     assert not [f for f in lint(unset, "0.34") if f.code == "VLM401"]
     on_034 = [f.vllm_error for f in lint(refused, "0.34") if f.code == "VLM401"]
     assert on_034 == ["NUMA binding lists cannot be combined with numa_bind=False."]
+
+
+def test_a_long_reason_is_shortened_between_words_never_dropped():
+    source = 'from vllm import LLM\n\nllm = LLM("Qwen/Qwen3-8B", data_parallel_size=2)\n'
+    (found,) = [f for f in lint(source, "0.34") if f.code == "VLM403"]
+    assert len(found.message) <= startup_checks.LONGEST
+    assert found.message.startswith("data_parallel_size=2: rejected at start-up by vLLM 0.34: LLM(data_parallel_size=2)")
+    assert found.message.endswith("\u2026 (vllm/entrypoints/llm.py:298)")
+    assert "\u2026" not in found.vllm_error and found.vllm_error.startswith(found.message.split(": ", 2)[2][:60])

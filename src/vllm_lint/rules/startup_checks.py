@@ -627,21 +627,37 @@ def _spell(arguments, name, key, evaluator, with_value: bool = True) -> str:
 
 
 LONGEST = 193  # characters of a message, its code and a space before it making 200
+SHORTEST_REASON = 40  # a shorter start of vLLM's reason says too little to be worth showing
+
+
+def _shortened(reason: str, room: int) -> str:
+    """The start of vLLM's reason that fits in ``room`` characters, cut between words."""
+    if len(reason) <= room:
+        return reason
+    cut = reason[: room - 1].rsplit(" ", 1)[0].rstrip(" ,;:(")
+    return cut + "…"
 
 
 def _message(arguments, written, evaluator, release: str, item: dict, error: str) -> str:
     """The arguments that fail, vLLM's reason and where vLLM checks it.  A long one drops the
-    function, then the values, then the reason (which the full output format still shows, and
-    which is never cut), never the names of the arguments."""
+    function, then the values, then shortens the reason to its first words (the full output
+    format and ``vllm_error`` keep it whole), never the names of the arguments."""
     spelled = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator) for n, k in written))
     names = ", ".join(dict.fromkeys(_spell(arguments, n, k, evaluator, with_value=False) for n, k in written))
     reason = error.splitlines()[0].strip() if error else ""
     where = f"{item['file']}:{item['line']}"
     head = f"rejected at start-up by vLLM {release}"
     tries = [(spelled, f": {reason}", f"{item['function']}, {where}"), (spelled, f": {reason}", where), (names, f": {reason}", where)]
-    tries += [(spelled, "", f"{item['function']}, {where}"), (spelled, "", where)]
-    for settings, because, place in tries if reason else tries[3:]:
+    for settings, because, place in tries if reason else ():
         message = f"{settings}: {head}{because} ({place})"
+        if len(message) <= LONGEST:
+            return message
+    for settings in dict.fromkeys((spelled, names)) if reason else ():
+        room = LONGEST - len(f"{settings}: {head}:  ({where})")
+        if room >= SHORTEST_REASON:
+            return f"{settings}: {head}: {_shortened(reason, room)} ({where})"
+    for settings, place in ((spelled, f"{item['function']}, {where}"), (spelled, where)):
+        message = f"{settings}: {head} ({place})"
         if len(message) <= LONGEST:
             return message
     for message in (f"{names}: {head} ({where})", f"{names}: {head}"):
