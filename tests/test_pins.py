@@ -3,6 +3,8 @@ nearest pins admit (``testdata/pins``: one small project per shape, ``# expect:`
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -313,3 +315,22 @@ def test_a_requirements_file_in_the_home_or_temp_folder_pins_no_project_beneath_
     (home / "scratch" / "requirements.txt").write_text("vllm==0.10.2\n")  # a folder beneath it still pins
     version, why = VersionResolver().for_path(str(home / "scratch" / "serving" / "serve.py"))
     assert version.minor == 10
+
+
+def test_a_modal_image_built_in_the_module_is_the_release_its_code_runs_on():
+    (finding,) = lint(PINS / "modal-image" / "serve_modal.py").findings
+    assert finding.message.endswith("(vLLM 0.9 from line 7)")
+    assert finding.target_version == "0.9"
+    folder = lint(PINS / "modal-image" / "serve_local.py").findings
+    assert [f.target_version for f in folder] == ["0.34"]
+
+
+def test_show_settings_and_explain_agree_with_check_on_a_module_that_builds_its_image():
+    path = PINS / "modal-image" / "serve_modal_nightly.py"
+    shown = subprocess.run(
+        [sys.executable, "-m", "vllm_lint", "check", "--show-settings", str(path)], capture_output=True, text=True
+    ).stdout
+    assert "target version: 0.9, 0.34 (from vllm==0.9.2 at " in shown
+    explained = subprocess.run([sys.executable, "-m", "vllm_lint", "explain", str(path)], capture_output=True, text=True).stdout
+    assert "target version from vllm==0.9.2 at" in explained
+    assert "vllm (no version: the newest release) at" in explained

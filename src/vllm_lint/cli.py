@@ -363,7 +363,9 @@ def _show_settings(args, settings, excludes, resolver, out) -> int:
     probe = args.stdin_filename or (first if first != "-" else None)
     if probe and os.path.isdir(probe):
         probe = os.path.join(probe, "__probe__.py")
-    version, why = resolver.for_path(probe)
+    from vllm_lint.python.built_images import target_of_file
+
+    version, why = target_of_file(resolver.for_path, probe)
     releases = version.releases_text
     if version.assumed and probe and probe.endswith(".py") and _triton_model(probe):
         from vllm_lint.python import TRITON_IMAGE

@@ -82,6 +82,12 @@ def _lint_python_text(result: FileResult, source: str, version_for, noqa: bool) 
     result.source = source
     result.newline = "\r\n" if "\r\n" in source[:10000] else "\n"
     target = version_for(path)
+    from vllm_lint.python.built_images import may_build_image
+
+    if may_build_image(source):
+        from vllm_lint.python.built_images import with_built_images
+
+        target = with_built_images(target, source, path)
     version, version_source = target
     try:
         with reading(target):

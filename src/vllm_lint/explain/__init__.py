@@ -77,8 +77,11 @@ def explain_file(target: Target, resolver, settings) -> tuple[list[EngineReport]
     if kind == "python":
         from vllm_lint.explain.python import python_reports
         from vllm_lint.facts import reading
+        from vllm_lint.python.built_images import target_of_file
 
-        with reading(resolver.for_path(path)):
+        target_of_path = target_of_file(resolver.for_path, path)
+        version, why = target_of_path
+        with reading(target_of_path):
             reports = python_reports(path, result, version, where, reported, why)
         _character_columns(reports, path, result.source)
     elif kind is not None:
