@@ -682,6 +682,10 @@ def dockerfile_releases(text: str):
                 if vllm_specifier(requirement) is not None:
                     found.append((requirement, line_of(instruction.start), ""))
                     installed = True
+            source_build = vllm_source_build(substituted(body, stage_values))
+            if source_build is not None:
+                found.append((*source_build[:1], line_of(instruction.start), source_build[1]))
+                installed = True
         elif keyword in ("ENTRYPOINT", "CMD"):
             program = exec_form(body)
             program = program if program is not None else body.split()
@@ -691,6 +695,29 @@ def dockerfile_releases(text: str):
                 cmd = program
     finish()
     return found
+
+
+# ``git clone https://github.com/<owner>/vllm[.git] [dir]``, then ``pip install .`` (or ``-e .``,
+# ``setup.py install``/``develop``) in the same command: vLLM built from its source.
+_CLONE_VLLM = re.compile(r"\bgit\s+clone\b[^;&|\n]*?\s(?:https?://|git@)[^\s]*[/:][\w.-]+/vllm(?:\.git)?(?=[\s;&|]|$)")
+_CHECKOUT = re.compile(r"\bgit\s+(?:checkout|switch)\s+(?:--detach\s+|-q\s+)*([\w./+-]+)|\s(?:--branch|-b)[= ]([\w./+-]+)")
+_INSTALL_HERE = re.compile(r"\b(?:pip3?(?:\.\d+)?|uv\s+pip|python3?\s+-m\s+pip)\s+install\b[^;&|\n]*?\s(?:-e\s+)?\.(?:/)?(?=[\s;&|]|$)|\bsetup\.py\s+(?:install|develop)\b")
+_RELEASE_TAG = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)$")
+
+
+def vllm_source_build(command: str) -> tuple[str, str] | None:
+    """``(requirement, shown)`` for a command that builds vLLM from a clone of its repository: the
+    release a checked-out tag names (``git checkout v0.9.1``), else any release (a commit or a
+    branch names none, older ones than the rules know included)."""
+    clone = _CLONE_VLLM.search(command)
+    if clone is None or _INSTALL_HERE.search(command, clone.end()) is None:
+        return None
+    refs = [m.group(1) or m.group(2) for m in _CHECKOUT.finditer(command)]
+    tag = next((_RELEASE_TAG.match(ref) for ref in refs if _RELEASE_TAG.match(ref)), None)
+    if tag is not None:
+        return f"vllm=={tag.group(1)}", f"vLLM built from source at {refs[0]}"
+    where = f"at {refs[0]}" if refs else "of its default branch"
+    return "vllm>=0.7", f"vLLM built from source {where} (no release named)"
 
 
 def _yaml(path: Path) -> tuple[object, str]:
