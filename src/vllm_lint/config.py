@@ -334,6 +334,7 @@ class VersionResolver:
         self.models: tuple = ()  # the project's ``[tool.vllm-lint.models]``
         self._by_dir: dict[Path, tuple[Version, str] | None] = {}
         self._pins_by_dir: dict[Path, list] = {}
+        self._plugins_by_dir: dict[Path, frozenset] = {}
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
@@ -341,7 +342,25 @@ class VersionResolver:
         target.pass_through = self.pass_through
         target.server_images = self.server_images
         target.models = self.models
+        if path and path not in ("-", "stdin"):
+            target.plugin_arguments = self.plugin_arguments_for(Path(path).resolve().parent)
         return target
+
+    def plugin_arguments_for(self, directory: Path) -> frozenset:
+        """The arguments the vLLM plugin of the project ``directory`` is in adds (its nearest folder
+        with a ``pyproject.toml``, ``setup.py`` or ``setup.cfg``); cached per folder."""
+        cached = self._plugins_by_dir.get(directory)
+        if cached is not None:
+            return cached
+        names: frozenset = frozenset()
+        if any((directory / name).is_file() for name in ("pyproject.toml", "setup.py", "setup.cfg")):
+            from vllm_lint.plugins import plugin_arguments
+
+            names = plugin_arguments(directory)
+        elif directory.parent != directory and not (directory / ".git").exists() and directory not in _not_a_project():
+            names = self.plugin_arguments_for(directory.parent)
+        self._plugins_by_dir[directory] = names
+        return names
 
     def _target(self, path: str | None) -> Target:
         if self.explicit is not None:
@@ -457,6 +476,7 @@ class Target(tuple):
     server_images: tuple[str, ...]
     origin: str
     models: tuple = ()  # the project's ``[tool.vllm-lint.models]``
+    plugin_arguments: frozenset = frozenset()  # the arguments the project's own vLLM plugin adds
 
     def __new__(
         cls, version: Version, why: str, origin: str = "", explicit: bool = False, pass_through: str = "nothing", server_images: tuple[str, ...] = ()
@@ -469,10 +489,14 @@ class Target(tuple):
         return target
 
     def __reduce__(self):  # for the worker processes of -j N
-        return (_target, (self[0], self[1], self.origin, self.explicit, self.pass_through, self.server_images, self.models))
+        return (
+            _target,
+            (self[0], self[1], self.origin, self.explicit, self.pass_through, self.server_images, self.models, self.plugin_arguments),
+        )
 
 
-def _target(version, why, origin, explicit, pass_through, server_images, models) -> Target:
+def _target(version, why, origin, explicit, pass_through, server_images, models, plugin_arguments=frozenset()) -> Target:
     target = Target(version, why, origin, explicit, pass_through, server_images)
     target.models = models
+    target.plugin_arguments = plugin_arguments
     return target

@@ -142,26 +142,32 @@ class DeclaredModels:
 
 class reading:
     """``with reading(target):`` lints with the target's project settings that change how
-    files are read: ``assume-pass-through`` and ``server-images``."""
+    files are read: ``assume-pass-through``, ``server-images``, the declared models and the
+    arguments the project's own vLLM plugin adds."""
 
     def __init__(self, target: object) -> None:
         self.value = getattr(target, "pass_through", None) or "nothing"
         self.images = tuple(getattr(target, "server_images", None) or ())
         self.models = tuple(getattr(target, "models", None) or ())
+        self.plugin_arguments = frozenset(getattr(target, "plugin_arguments", None) or ())
 
     def __enter__(self) -> None:
         from vllm_lint.images import ServerImages
+        from vllm_lint.plugins import PluginArguments
 
         self.saved, Reading.pass_through = Reading.pass_through, self.value
         self.saved_images, ServerImages.declared = ServerImages.declared, self.images
         self.saved_models, DeclaredModels.declared = DeclaredModels.declared, self.models
+        self.saved_plugin, PluginArguments.names = PluginArguments.names, self.plugin_arguments
 
     def __exit__(self, *exc: object) -> None:
         from vllm_lint.images import ServerImages
+        from vllm_lint.plugins import PluginArguments
 
         Reading.pass_through = self.saved
         ServerImages.declared = self.saved_images
         DeclaredModels.declared = self.saved_models
+        PluginArguments.names = self.saved_plugin
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,7 @@ in 0.6): nothing is reported for it.
 
 import vllm_lint.launch.schema as schema
 from vllm_lint.facts import Known, known_bool, written_pairs
+from vllm_lint.plugins import PluginArguments
 from vllm_lint.rules.base import Rule, from_other_file, name_of, unknown_setting_error
 from vllm_lint.versions import ALL_VERSIONS
 
@@ -169,6 +170,8 @@ def _keywords(facts, release, names, kind, written):
         origin = facts.written.get(name)
         if name in names or name in NOT_UPSTREAM or not facts.present(name):
             continue
+        if name in PluginArguments.names:
+            continue  # the project's own vLLM plugin adds it
         if facts.source == "framework" and name in REPLAY_FLAGS:
             continue  # _replay_flags reports them
         if origin is not None and origin.kind == "attribute":
@@ -222,7 +225,7 @@ def _options(facts, release):
         if value is not None and value.startswith("{") and release.exact and release.keys:
             yield from _json_keys(facts, release, option, origin, value)
         bare = option.lstrip("-").replace("-", "_")
-        if release.has_option(option) or bare in NOT_UPSTREAM:
+        if release.has_option(option) or bare in NOT_UPSTREAM or bare in PluginArguments.names:
             continue
         present_in = schema.option_releases(option)
         if not release.exact and present_in:
