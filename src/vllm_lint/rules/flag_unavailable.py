@@ -100,7 +100,11 @@ build, `rocm/vllm-dev:...`, a rebuild tagged `latest`) runs whatever release
 its owner built: there, only options that no known release has are reported.
 In the image of a vLLM plugin that adds options of its own to `vllm serve`
 (`vllm/vllm-omni` adds `--omni`), only options that some release had are
-reported; declare another plugin's options with `extra-arguments`.
+reported; declare another plugin's options with `extra-arguments`. A project that registers its own vLLM plugin (the entry point group
+`vllm.general_plugins` in its `pyproject.toml`, `setup.py` or `setup.cfg`) runs with it
+loaded: the arguments it adds, the annotated fields of the plugin package's subclasses of
+`EngineArgs`/`AsyncEngineArgs` and of their bases there, are not reported in the
+project's files, as keywords or as `--kebab-case` options; any other name still is.
 
 ## Options
 `extra-arguments = ["my_plugin_arg", "--my-flag"]` in `[tool.vllm-lint]`
