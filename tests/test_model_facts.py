@@ -222,10 +222,17 @@ def test_quantization_mismatch_names_the_checkpoints_method(tmp_path, capsys):
     assert 'quantized with gptq (quantization_config.quant_method="gptq"' in out
     assert "no quantization method of vLLM takes it for fp8" in out
     serve = tmp_path / "serve.sh"
-    serve.write_text(f"vllm serve {folder} --quantization awq_marlin\n")
+    serve.write_text(
+        f"vllm serve {folder} --quantization awq_marlin\n"
+        f"vllm serve {folder} -q fp8\n"
+        f"vllm serve {folder} --quantization fp8 --quantization gptq_marlin\n"  # the last one counts
+        f"python -m sglang.launch_server --model-path {folder} --quantization fp8\n"
+    )
     lookup.cache_clear()
     code = main(["check", str(serve), "--target-version", "0.34", "--output-format", "concise"])
-    assert "--quantization awq_marlin: rejected at start-up" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "--quantization awq_marlin: rejected at start-up" in out
+    assert ":2:" in out and ":3:" not in out and ":4:" not in out, out
 
 
 def test_quantization_mismatch_silent_where_vllm_may_read_otherwise(tmp_path, capsys):

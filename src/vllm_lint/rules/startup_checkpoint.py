@@ -437,7 +437,9 @@ def _quantization(checks: _Checks):
     method = checks.value("quantization")
     model = checks.model
     if checks.facts.source == "command-line":
-        method = _option_text(checks.facts, "quantization")  # its type is not read there: the text is the method
+        # Its type is not read there: the text of the option that set it (``-q`` too) is the method.
+        origin = checks.arguments.origin("quantization")
+        method = next((value for _option, where, value in checks.facts.options or () if where == origin), None)
         if isinstance(method, str) and method:
             yield from _quantization_mismatch(checks, method)
         return
