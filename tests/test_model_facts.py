@@ -182,3 +182,95 @@ def test_unknown_model_engine_facts():
 
     engine = EngineFacts("LLM", Span(1, 0), fields={"model": Known("acme/none")})
     assert model_facts(engine) is None
+
+
+AWQ = {"bits": 4, "group_size": 128, "quant_method": "awq", "version": "gemm", "zero_point": True}
+GPTQ = {"bits": 4, "desc_act": False, "group_size": 128, "quant_method": "gptq", "sym": True}
+
+
+@pytest.mark.parametrize(
+    ("quantization", "method", "reported"),
+    [
+        (AWQ, "awq", False),
+        (AWQ, "awq_marlin", False),  # AWQ's override takes it (on a GPU)
+        (AWQ, "AWQ", False),  # vLLM lowers the argument
+        (AWQ, "moe_wna16", False),  # MoE WNA16 takes it where the GPU is recent enough: not known here
+        (AWQ, "gptq_marlin", True),
+        (AWQ, "fp8", True),
+        (GPTQ, "gptq_marlin", False),
+        (GPTQ, "gptq", False),
+        (GPTQ, "fp8", True),
+        (GPTQ, "fp8_per_tensor", True),  # an online shorthand
+        (GPTQ, "awq_marlin", True),
+        (GPTQ, "compressed-tensors", True),
+        (GPTQ, "humming", False),  # Humming takes every checkpoint it is asked for
+        ({"quant_method": "compressed_tensors", "format": "pack-quantized"}, "compressed-tensors", False),
+        ({"quant_method": "auto-round", "bits": 4}, "fp8", False),  # INC takes every AutoRound checkpoint
+        ({"quant_method": "fp8", "weight_block_size": [128, 128]}, "fp8", False),
+        ({"quant_method": "fp8", "weight_block_size": [128, 128]}, "gptq", True),
+    ],
+)
+def test_quantization_method_against_the_checkpoints(tmp_path, capsys, quantization, method, reported):
+    folder = checkpoint(tmp_path / "quantized", dict(LLAMA_CONFIG, quantization_config=quantization))
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", quantization={method!r})\n')
+    assert ("does not match" in out or "no quantization method of vLLM takes it" in out) is reported, out
+
+
+def test_quantization_mismatch_names_the_checkpoints_method(tmp_path, capsys):
+    folder = checkpoint(tmp_path / "qwen3-gptq", dict(LLAMA_CONFIG, quantization_config=GPTQ))
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", quantization="fp8")\n')
+    assert 'quantized with gptq (quantization_config.quant_method="gptq"' in out
+    assert "no quantization method of vLLM takes it for fp8" in out
+    serve = tmp_path / "serve.sh"
+    serve.write_text(
+        f"vllm serve {folder} --quantization awq_marlin\n"
+        f"vllm serve {folder} -q fp8\n"
+        f"vllm serve {folder} --quantization fp8 --quantization gptq_marlin\n"  # the last one counts
+        f"python -m sglang.launch_server --model-path {folder} --quantization fp8\n"
+    )
+    lookup.cache_clear()
+    code = main(["check", str(serve), "--target-version", "0.34", "--output-format", "concise"])
+    out = capsys.readouterr().out
+    assert "--quantization awq_marlin: rejected at start-up" in out
+    assert ":2:" in out and ":3:" not in out and ":4:" not in out, out
+
+
+def test_quantization_mismatch_silent_where_vllm_may_read_otherwise(tmp_path, capsys):
+    # gpt-oss's hook rewrites its checkpoint's method before vLLM compares them.
+    gpt_oss = checkpoint(
+        tmp_path / "gpt-oss",
+        {"architectures": ["GptOssForCausalLM"], "model_type": "gpt_oss", "quantization_config": {"quant_method": "mxfp4"}},
+    )
+    # ModelOpt's hf_quant_config.json is read where config.json writes no quantization_config.
+    modelopt = checkpoint(
+        tmp_path / "modelopt",
+        dict(LLAMA_CONFIG, text_config={"quantization_config": GPTQ}),
+        hf_quant_config__json={"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "FP8"}},
+    )
+    # A ModelOpt config takes its method from its algorithm.
+    producer = checkpoint(
+        tmp_path / "producer",
+        dict(LLAMA_CONFIG, quantization_config={"producer": {"name": "modelopt"}, "quantization": {"quant_algo": "FP8"}}),
+    )
+    no_architecture = checkpoint(tmp_path / "bare", {"model_type": "llama", "quantization_config": GPTQ})
+    for folder, method in ((gpt_oss, "fp8"), (modelopt, "fp8"), (producer, "gptq"), (no_architecture, "fp8")):
+        code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", quantization={method!r})\n')
+        assert code == 0, (folder, out)
+
+
+def test_quantization_mismatch_of_a_multimodal_checkpoints_text_config(tmp_path, capsys):
+    config = {"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3", "text_config": {"quantization_config": AWQ}}
+    folder = checkpoint(tmp_path / "gemma-awq", config)
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", quantization="gptq")\n')
+    assert "text_config.quantization_config.quant_method" in out
+
+
+def test_quantization_mismatch_of_a_declared_model(tmp_path, capsys):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.vllm-lint.models."my-org/qwen3-8b-awq"]\narchitectures = ["Qwen3ForCausalLM"]\n'
+        'quantization_config = {quant_method = "awq", bits = 4}\n'
+    )
+    code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("my-org/qwen3-8b-awq", quantization="gptq_marlin")\n')
+    assert "quantized with awq" in out and "[tool.vllm-lint.models]" in out
+    code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("my-org/qwen3-8b-awq", quantization="awq_marlin")\n')
+    assert code == 0, out

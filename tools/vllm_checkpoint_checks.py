@@ -23,6 +23,13 @@ Per release it records:
 * the model types vLLM refuses to run in float16 (``_FLOAT16_NOT_SUPPORTED_MODELS``);
 * the methods ``--quantization`` quantizes online (``_ONLINE_SHORTHANDS``), and the
   architectures the model registry lists as text generators and as multimodal models;
+* per quantization method, its class's ``override_quantization_method`` (the hook with which
+  ``_verify_quantization`` lets a method claim a checkpoint quantized by another), written as
+  a small tree of statements and expressions over the checkpoint's quantization config, the
+  ``quantization`` argument and the model type (``quantization_overrides.py`` evaluates it);
+  what it cannot write (a call into the platform, a loop) is written as unknown, the methods
+  whose class it cannot find are listed as unresolved, and the architectures whose
+  ``verify_and_update_model_config`` rewrites the checkpoint's method before the comparison;
 * for each check, the ``raise`` of vLLM it predicts: message, file, line and function.
 """
 
@@ -294,6 +301,261 @@ def quantization_methods(sources) -> dict:
     return methods
 
 
+# ``override_quantization_method``, written as a tree that ``quantization_overrides.py``
+# evaluates: statements ``["if", test, body, orelse]``, ``["return", value]``,
+# ``["assign", name, value]``, ``["raise"]``, ``["unknown"]``; expressions ``["const", v]``,
+# ``["param", "cfg" | "user" | "hf_config"]``, ``["name", n]``, ``["get", obj, key, default]``,
+# ``["item", obj, key]``, ``["getattr", obj, name, default]``, ``["method", obj, name, args]``
+# (str methods), ``["str", x]``, ``["isdict", x]``, ``["compare", op, left, right]``,
+# ``["and", items]``, ``["or", items]``, ``["not", x]``, ``["ifexp", test, a, b]``,
+# ``["inline", params, args, body]`` (a helper of the class, called) and ``["unknown", text]``.
+_STRING_METHODS = ("lower", "upper", "startswith", "endswith", "replace", "strip")
+_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not"}
+_OVERRIDE = "override_quantization_method"
+
+
+class _Classes:
+    """The classes of a wheel's modules, found by module and name, read on demand."""
+
+    def __init__(self, wheel: Path) -> None:
+        self.archive = zipfile.ZipFile(wheel)
+        self.names = [n for n in self.archive.namelist() if n.endswith(".py")]
+        self.parsed: dict[str, ast.Module | None] = {}
+
+    def module(self, path: str) -> ast.Module | None:
+        if path not in self.parsed:
+            try:
+                self.parsed[path] = ast.parse(self.archive.read(path).decode("utf-8"))
+            except (KeyError, SyntaxError, UnicodeDecodeError):
+                self.parsed[path] = None
+        return self.parsed[path]
+
+    def find(self, module: str, name: str, seen=()):
+        """(path, ClassDef) of ``name`` as ``from module import name`` gets it; None."""
+        base = module.replace(".", "/")
+        for path in (base + ".py", base + "/__init__.py"):
+            tree = self.module(path) if path in self.names else None
+            if tree is None:
+                continue
+            for node in tree.body:
+                if isinstance(node, ast.ClassDef) and node.name == name:
+                    return path, node
+            for node in tree.body:  # a re-export
+                if isinstance(node, ast.ImportFrom) and (path, name) not in seen:
+                    for alias in node.names:
+                        if (alias.asname or alias.name) == name:
+                            found = self.find(_absolute(path, node), alias.name, (*seen, (path, name)))
+                            if found:
+                                return found
+        return None
+
+    def base(self, path: str, name: str):
+        """A base class named in the module ``path``: defined there or imported."""
+        tree = self.module(path)
+        for node in tree.body if tree else ():
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                return path, node
+        for node in ast.walk(tree) if tree else ():
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == name:
+                        return self.find(_absolute(path, node), alias.name)
+        return None
+
+    def lookup(self, path: str, cls: ast.ClassDef, method: str, depth=0):
+        """(path, class, FunctionDef) of ``method`` along the bases; None where a base is not found."""
+        for item in cls.body:
+            if isinstance(item, ast.FunctionDef) and item.name == method:
+                return path, cls, item
+        if depth > 8:
+            return None
+        for base in cls.bases:
+            name = ast.unparse(base).rsplit(".", 1)[-1]
+            if name in ("ABC", "object", "Generic"):
+                continue
+            found = self.base(path, name)
+            if found is None:
+                return None
+            result = self.lookup(*found, method, depth + 1)
+            if result is not None:
+                return result
+        return None
+
+
+def _absolute(path: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = path.rsplit("/", 1)[0].split("/")
+    package = package[: len(package) - (node.level - 1)]
+    return ".".join(package + ([node.module] if node.module else []))
+
+
+class _Writer:
+    """One override, written as the tree above; helpers of its class are inlined."""
+
+    def __init__(self, classes: _Classes, path: str, cls: ast.ClassDef) -> None:
+        self.classes, self.path, self.cls = classes, path, cls
+
+    def function(self, function: ast.FunctionDef, params: dict[str, list], depth: int) -> list:
+        return self.block(function.body, params, depth)
+
+    def block(self, body, params, depth) -> list:
+        written = []
+        for node in body:
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+                continue  # a docstring
+            if isinstance(node, ast.Return):
+                written.append(["return", self.expr(node.value, params, depth) if node.value else ["const", None]])
+            elif isinstance(node, ast.If):
+                written.append(["if", self.expr(node.test, params, depth), self.block(node.body, params, depth), self.block(node.orelse, params, depth)])
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                written.append(["assign", node.targets[0].id, self.expr(node.value, params, depth)])
+            elif isinstance(node, ast.Raise):
+                written.append(["raise"])
+            elif isinstance(node, ast.Pass):
+                continue
+            else:
+                written.append(["unknown"])
+        return written
+
+    def expr(self, node, params, depth) -> list:
+        unknown = ["unknown", ast.unparse(node)[:80]]
+        if isinstance(node, ast.Constant):
+            return ["const", node.value]
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and all(isinstance(e, ast.Constant) for e in node.elts):
+            return ["const", [e.value for e in node.elts]]
+        if isinstance(node, ast.Name):
+            return params.get(node.id, ["name", node.id])
+        if isinstance(node, ast.BoolOp):
+            return ["and" if isinstance(node.op, ast.And) else "or", [self.expr(v, params, depth) for v in node.values]]
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return ["not", self.expr(node.operand, params, depth)]
+        if isinstance(node, ast.IfExp):
+            return ["ifexp", *(self.expr(n, params, depth) for n in (node.test, node.body, node.orelse))]
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _COMPARE:
+            return ["compare", _COMPARE[type(node.ops[0])], self.expr(node.left, params, depth), self.expr(node.comparators[0], params, depth)]
+        if isinstance(node, ast.Subscript):
+            return ["item", self.expr(node.value, params, depth), self.expr(node.slice, params, depth)]
+        if isinstance(node, ast.Attribute) and node.attr == "model_type":
+            return ["getattr", self.expr(node.value, params, depth), "model_type", ["unknown", "no attribute"]]
+        if not isinstance(node, ast.Call) or node.keywords:
+            return unknown
+        func, args = node.func, [self.expr(a, params, depth) for a in node.args]
+        if isinstance(func, ast.Name) and func.id == "isinstance" and len(node.args) == 2 and ast.unparse(node.args[1]) == "dict":
+            return ["isdict", args[0]]
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(args) in (2, 3) and isinstance(node.args[1], ast.Constant):
+            return ["getattr", args[0], node.args[1].value, args[2] if len(args) == 3 else ["unknown", "no attribute"]]
+        if isinstance(func, ast.Name) and func.id == "str" and len(args) == 1:
+            return ["str", args[0]]
+        if not isinstance(func, ast.Attribute):
+            return unknown
+        owner = self.expr(func.value, params, depth)
+        if func.attr == "get" and len(args) in (1, 2):
+            return ["get", owner, args[0], args[1] if len(args) == 2 else ["const", None]]
+        if func.attr in _STRING_METHODS:
+            return ["method", owner, func.attr, args]
+        if isinstance(func.value, ast.Name) and depth < 3:
+            # ``cls.helper(...)`` or ``SomeConfig.helper(...)``: the helper's body, inlined.
+            if func.value.id == "cls":
+                found = self.classes.lookup(self.path, self.cls, func.attr)
+            else:
+                where = self.classes.base(self.path, func.value.id)
+                found = self.classes.lookup(*where, func.attr) if where else None
+            if found is not None:
+                path, cls, helper = found
+                decorators = {ast.unparse(d) for d in helper.decorator_list}
+                if decorators & {"classmethod", "staticmethod"}:
+                    names = [a.arg for a in helper.args.args][1 if "classmethod" in decorators else 0 :]
+                    if len(names) >= len(args) and len(names) - len(args) <= len(helper.args.defaults):
+                        defaults = helper.args.defaults[len(helper.args.defaults) - (len(names) - len(args)) :] if len(names) > len(args) else []
+                        bound = args + [["const", d.value] if isinstance(d, ast.Constant) else ["unknown", "default"] for d in defaults]
+                        inner = _Writer(self.classes, path, cls)
+                        body = inner.block(helper.body, {n: ["name", "arg:" + n] for n in names}, depth + 1)
+                        return ["inline", ["arg:" + n for n in names], bound, body]
+        return unknown
+
+
+def quantization_overrides(wheel: Path, sources) -> dict:
+    """The overrides of the quantization methods' classes (``classes``: ``module.Class`` -> the
+    override written as a tree, left out where it is the base class's ``return None``), the
+    classes of each method (several where the class depends on the platform), the methods whose
+    class is not found, and the architectures that rewrite the checkpoint's method."""
+    classes = _Classes(wheel)
+    init_path = QUANTIZATION_DIR + "__init__.py"
+    init = classes.module(init_path)
+    getter = next((f for f, _ in _functions(init) if f.name == "get_quantization_config"), None) if init else None
+    result: dict = {"classes": {}, "methods": {}, "unresolved": [], "rewriting_architectures": _rewriting_architectures(classes)}
+    if getter is None:
+        result["unresolved"].append("*")
+        return result
+    imported: dict[str, list[tuple[str, str]]] = {}
+    assigned: dict[str, list[str]] = {}
+    mapping = None
+    for node in ast.walk(getter):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                imported.setdefault(alias.asname or alias.name, []).append((_absolute(init_path, node), alias.name))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0]
+            if isinstance(target, ast.Name) and target.id == "method_to_config":
+                mapping = node.value
+            elif isinstance(target, ast.Name) and isinstance(node.value, ast.Name):
+                assigned.setdefault(target.id, []).append(node.value.id)
+    if not isinstance(mapping, ast.Dict):
+        result["unresolved"].append("*")
+        return result
+    entries = [(k.value, v.id) for k, v in zip(mapping.keys, mapping.values) if isinstance(k, ast.Constant) and isinstance(v, ast.Name)]
+    # ``method_to_config.setdefault(shorthand, OnlineQuantizationConfig)`` for the online shorthands
+    for node in ast.walk(getter):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) == "method_to_config.setdefault" and len(node.args) == 2:
+            if isinstance(node.args[1], ast.Name):
+                for shorthand in _module_dict_keys(sources, "vllm/config/quantization.py", "_ONLINE_SHORTHANDS"):
+                    if shorthand not in dict(entries):
+                        entries.append((shorthand, node.args[1].id))
+    for method, name in entries:
+        keys: list[str] | None = []
+        for candidate in assigned.get(name, [name]):
+            found = [w for w in (classes.find(m, o) for m, o in imported.get(candidate, [])) if w is not None]
+            override = classes.lookup(*found[0], _OVERRIDE) if found else None
+            if override is None:
+                keys = None
+                break
+            path, cls, function = override
+            key = path[: -len(".py")].replace("/", ".") + "." + cls.name
+            params = [a.arg for a in function.args.args][1:4]
+            written = _Writer(classes, path, cls).function(function, dict(zip(params, (["param", "cfg"], ["param", "user"], ["param", "hf_config"]))), 0)
+            if written != [["return", ["const", None]]]:
+                result["classes"][key] = written
+                keys.append(key)
+        if keys is None:
+            result["unresolved"].append(method)
+        elif keys:
+            result["methods"][method] = keys
+    return result
+
+
+def _rewriting_architectures(classes: _Classes) -> list[str]:
+    """Architectures whose ``verify_and_update_model_config`` (run before the methods are
+    compared) touches the checkpoint's quantization config."""
+    path = "vllm/model_executor/models/config.py"
+    tree = classes.module(path) if path in classes.names else None
+    if tree is None:
+        return ["*"]
+    found = []
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if not (isinstance(target, ast.Name) and target.id == "MODELS_CONFIG_MAP" and isinstance(node.value, ast.Dict)):
+            continue
+        for key, value in zip(node.value.keys, node.value.values):
+            if not isinstance(key, ast.Constant) or not isinstance(value, ast.Name):
+                continue
+            cls = classes.base(path, value.id)
+            hook = classes.lookup(*cls, "verify_and_update_model_config") if cls else None
+            if cls is None or (hook is not None and "quant" in ast.unparse(hook[2])):
+                found.append(key.value)
+    return sorted(found) if found or tree else ["*"]
+
+
 def _module_dict_keys(sources, path: str, name: str) -> list[str]:
     """The string keys of a module-level dict literal ``NAME = {...}``."""
     module = sources.get(path)
@@ -307,7 +569,8 @@ def _module_dict_keys(sources, path: str, name: str) -> list[str]:
 
 
 def release_data(version: str) -> dict:
-    sources = read_sources(vllm_schema.find_wheel(version))
+    wheel = vllm_schema.find_wheel(version)
+    sources = read_sources(wheel)
     checks = {}
     for name, piece in RAISES.items():
         found = find_raise(sources, piece)
@@ -319,6 +582,7 @@ def release_data(version: str) -> dict:
         "aliases": aliases(sources),
         "own_convertors": own_convertors(sources),
         "quantization": quantization_methods(sources),
+        "quantization_overrides": quantization_overrides(wheel, sources),
         # Methods vLLM quantizes online when the checkpoint has no file for them.
         "online_shorthands": _module_dict_keys(sources, "vllm/config/quantization.py", "_ONLINE_SHORTHANDS"),
         # Architectures vLLM runs as text-only generators, and the multimodal ones.

@@ -106,11 +106,14 @@ def prepare_vllm(source: str | None = None):
     platforms._current_platform = platform_cls()
 
 
-def tiny_llama(folder: Path, config: dict | None = None, files: dict | None = None) -> Path:
+def tiny_llama(folder: Path, config: dict | None = None, files: dict | None = None, special: dict | None = None) -> Path:
     """A two-layer Llama config (or ``config``, a real model's) and a word-level tokenizer,
-    written locally; ``files``: other JSON files of the checkpoint folder."""
+    written locally; ``files``: other JSON files of the checkpoint folder; ``special``: named
+    special tokens the model's processor looks up (``{"image_token": "<image_soft_token>"}``)."""
     folder.mkdir(parents=True, exist_ok=True)
     vocab = {"<unk>": 0, "<s>": 1, "</s>": 2, **{f"w{i}": i + 3 for i in range(509)}}
+    for token in (special or {}).values():
+        vocab.setdefault(token, len(vocab))
     config = config or {
         "architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 64,
         "intermediate_size": 128, "num_attention_heads": 4, "num_key_value_heads": 4,
@@ -120,26 +123,34 @@ def tiny_llama(folder: Path, config: dict | None = None, files: dict | None = No
     (folder / "config.json").write_text(json.dumps(config))
     for name, content in (files or {}).items():
         (folder / name).write_text(json.dumps(content))
+    added = [{"id": vocab[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False, "normalized": False, "special": True}
+             for t in (special or {}).values()]
     tokenizer = {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added,
         "normalizer": None, "pre_tokenizer": {"type": "Whitespace"}, "post_processor": None, "decoder": None,
         "model": {"type": "WordLevel", "vocab": vocab, "unk_token": "<unk>"},
     }
     (folder / "tokenizer.json").write_text(json.dumps(tokenizer))
-    (folder / "tokenizer_config.json").write_text(json.dumps(
-        {"tokenizer_class": "PreTrainedTokenizerFast", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}))
+    tokenizer_config = {"tokenizer_class": "PreTrainedTokenizerFast", "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"}
+    if special:
+        tokenizer_config["extra_special_tokens"] = special
+    (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
     return folder
 
 
 # Real models' configurations, written into a local checkpoint folder (with the tiny
 # tokenizer): the whole configs of ``model_configs.json`` (``tools/known_models.py --oracle``,
 # which records the public repository, commit and file of each), and an AWQ checkpoint
-# composed here.  A multimodal Gemma 3 is not among them: vLLM inspects its architecture by
-# importing the model's image processor, which needs torchvision, and no torchvision on PyPI
-# loads with the CPU build of torch the oracle runs.
+# composed here.  The multimodal Gemma 3 (``gemma-3-4b-it``) also writes the checkpoint's
+# preprocessor and processor configs and names Gemma 3's image tokens in the tokenizer; vLLM
+# inspects its architecture by importing the image processor, which needs torchvision: it
+# runs beside a build of torch that torchvision loads with (docs/development.md).
 MODEL_CONFIGS = Path(__file__).resolve().parent / "model_configs.json"
 # AutoAWQ's quantization_config, as an AWQ checkpoint of Qwen3-8B (Qwen/Qwen3-8B-AWQ) writes it.
 AWQ = {"bits": 4, "group_size": 128, "modules_to_not_convert": None, "quant_method": "awq", "version": "gemm", "zero_point": True}
+# AutoGPTQ's quantization_config and quantize_config.json, as a 4-bit GPTQ checkpoint writes them.
+GPTQ = {"bits": 4, "damp_percent": 0.01, "desc_act": False, "group_size": 128, "model_file_base_name": None,
+        "model_name_or_path": None, "quant_method": "gptq", "static_groups": False, "sym": True, "true_sequential": True}
 
 
 def model_folder(name: str, root: Path) -> Path:
@@ -150,10 +161,14 @@ def model_folder(name: str, root: Path) -> Path:
     if name == "qwen3-8b-awq":
         config = dict(configs["qwen3-8b"]["config"], quantization_config=AWQ)
         return tiny_llama(root / name, config, {"quant_config.json": {"zero_point": True, "q_group_size": 128, "w_bit": 4, "version": "GEMM"}})
-    return tiny_llama(root / name, configs[name]["config"])
+    if name == "qwen3-8b-gptq":
+        config = dict(configs["qwen3-8b"]["config"], quantization_config=GPTQ)
+        return tiny_llama(root / name, config, {"quantize_config.json": {k: v for k, v in GPTQ.items() if k != "quant_method"}})
+    entry = configs[name]
+    return tiny_llama(root / name, entry["config"], entry.get("files"), entry.get("special_tokens"))
 
 
-MODELS = ("tiny-llama", "llama-3.1-8b", "qwen3-30b-a3b", "deepseek-v2-lite", "gemma-3-1b-it", "qwen3-8b-awq")
+MODELS = ("tiny-llama", "llama-3.1-8b", "qwen3-30b-a3b", "deepseek-v2-lite", "gemma-3-1b-it", "qwen3-8b-awq", "qwen3-8b-gptq", "gemma-3-4b-it")
 
 
 def model_arguments() -> dict:
@@ -164,8 +179,13 @@ def model_arguments() -> dict:
         "decode_context_parallel_size": [1, 2, 4, 8],
         "enable_expert_parallel": [True, False],
         "enable_return_routed_experts": [True],
-        "quantization": ["gptq_marlin", "awq", "awq_marlin", "quark", "fp8", "modelopt", "compressed-tensors", "bitsandbytes"],
+        "quantization": ["gptq_marlin", "gptq", "awq", "awq_marlin", "auto_awq", "moe_wna16", "quark", "fp8", "modelopt", "compressed-tensors", "inc", "bitsandbytes"],
         "default_mm_loras": [{"image": "/adapters/vision"}],
+        # multimodal options: taken by the multimodal Gemma 3, and left unused by a text-only model
+        "limit_mm_per_prompt": [{"image": 2}, {"image": 0}, {"video": 1}],
+        "mm_processor_kwargs": [{"do_pan_and_scan": True}],
+        "language_model_only": [True],
+        "enable_mm_embeds": [True],
         "enable_lora": [True],
         "disable_sliding_window": [True],
     }

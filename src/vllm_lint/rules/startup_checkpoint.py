@@ -17,6 +17,13 @@ models; see `docs/configuration.md`):
 * a `quantization` method that reads its config from the checkpoint (`gptq`, `awq`,
   `modelopt`, ...) on a checkpoint that has neither a `quantization_config` nor the file
   the method looks for, and a method vLLM cannot build without one (`quark`);
+* a `quantization` method other than a quantized checkpoint's own (its
+  `quantization_config.quant_method`) that none of vLLM's quantization classes takes the
+  checkpoint for: `fp8` or `awq_marlin` on a GPTQ checkpoint, say, where `gptq_marlin` is
+  taken (each class's `override_quantization_method`, read from the release's source and
+  evaluated on the checkpoint's config; a hook that reads the GPU or the platform, such as
+  MoE WNA16's, counts as taking it, and an architecture whose own hook rewrites the
+  checkpoint's method first, gpt-oss's for one, is left alone);
 * default multimodal LoRA adapters (`default_mm_loras`) on a text-only architecture;
 * a `float16` KV cache (`kv_cache_dtype`) for a model that runs in bfloat16 (the
   checkpoint's `torch_dtype`, with `dtype` left to `auto`; with `dtype` written, the
@@ -51,8 +58,8 @@ No automatic fix: which value is meant is the user's choice.
 
 ## Versions
 Every release the data was generated from (0.29-0.34 today): the config keys, RoPE
-types, quantization methods and messages of each release are read from its source by
-`tools/vllm_checkpoint_checks.py`.
+types, quantization methods, their override hooks and the messages of each release are
+read from its source by `tools/vllm_checkpoint_checks.py`.
 """
 
 from __future__ import annotations
@@ -368,11 +375,76 @@ def _routed_experts(checks: _Checks):
     yield checks.finding(name, True, _experts_fact(checks.model), "aux_output")
 
 
+def _checkpoint_quantization(model):
+    """(the quantization config vLLM's ``_verify_quantization`` reads, the key it is under) of a
+    quantized checkpoint; None where the checkpoint is not quantized; UNKNOWN where vllm-lint
+    cannot tell which config vLLM reads."""
+    inner = model.config.get("text_config")
+    for config, prefix in ((model.config, ""), (inner if isinstance(inner, dict) else {}, "text_config.")):
+        for key in ("quantization_config", "compression_config"):
+            value = config.get(key)
+            if value is None:
+                continue
+            if prefix and (model.files is None or "hf_quant_config.json" in model.files):
+                return UNKNOWN  # ModelOpt's hf_quant_config.json, if there, comes first
+            return (value, prefix + key) if isinstance(value, dict) else UNKNOWN
+        if not prefix and "hf_quant_config.json" in (model.files or ()):
+            return UNKNOWN  # vLLM reads that file as the checkpoint's quantization config
+    return None
+
+
+def _quantization_mismatch(checks: _Checks, method: str):
+    """A method other than the quantized checkpoint's own that no quantization class claims it
+    for (``override_quantization_method``: AWQ's and GPTQ's Marlin kernels, MoE WNA16, ...)."""
+    overrides = checks.data.get("quantization_overrides")
+    if "quantization_mismatch" not in checks.data["checks"] or not overrides:
+        return
+    model = checks.model
+    found = _checkpoint_quantization(model)
+    if not isinstance(found, tuple):
+        return
+    config, key = found
+    # ModelOpt's configs get their method from their algorithm when vLLM reads them.
+    if config.get("producer") is not None or isinstance(config.get("quantization"), dict):
+        return
+    written = config.get("quant_method", "")
+    if not isinstance(written, str) or not written:
+        return
+    own = written.lower().replace("compressed_tensors", "compressed-tensors")
+    user = method.lower()
+    if user == own or (user not in checks.data.get("quantization", {}) and user not in checks.data.get("online_shorthands", ())):
+        return  # a method the release does not have is another check's
+    architectures = model.architectures
+    rewriting = set(overrides.get("rewriting_architectures", ()))
+    if not architectures or "*" in rewriting or rewriting & set(architectures):
+        return  # the architecture's own hook may rewrite the checkpoint's method first
+    from vllm_lint.quantization_overrides import claimed
+
+    if claimed(overrides, {**config, "quant_method": own}, user, model.model_type) is not False:
+        return
+    yield checks.finding(
+        "quantization",
+        method,
+        lambda source: f"the checkpoint is quantized with {own} ({key}.quant_method={json.dumps(written)} in {source}), "
+        f"and no quantization method of vLLM takes it for {user}",
+        "quantization_mismatch",
+    )
+
+
 def _quantization(checks: _Checks):
     if "quantization_file" not in checks.data["checks"] or not checks.written("quantization"):
         return
     method = checks.value("quantization")
     model = checks.model
+    if checks.facts.source == "command-line":
+        # Its type is not read there: the text of the option that set it (``-q`` too) is the method.
+        origin = checks.arguments.origin("quantization")
+        method = next((value for _option, where, value in checks.facts.options or () if where == origin), None)
+        if isinstance(method, str) and method:
+            yield from _quantization_mismatch(checks, method)
+        return
+    if isinstance(method, str) and method:
+        yield from _quantization_mismatch(checks, method)
     entry = checks.data.get("quantization", {}).get(method) if isinstance(method, str) else None
     if entry is None or model.declared:
         return
@@ -381,7 +453,7 @@ def _quantization(checks: _Checks):
     text = model.text_config or {}
     for config in (model.config, text):
         if config.get("quantization_config") is not None or config.get("compression_config") is not None:
-            return  # the checkpoint is quantized: vLLM compares the methods (not checked here)
+            return  # the checkpoint is quantized: vLLM compares the methods (above)
     files, required = entry.get("files"), entry.get("required")
     if method in checks.data.get("online_shorthands", ()):
         return
