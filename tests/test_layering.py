@@ -47,7 +47,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("checker", "config"),
     ("rules",),
     # data every layer reads
-    ("__init__", "facts", "model_facts", "quantization_overrides", "findings", "versions", "runner", "pins", "dockerfiles", "images", "tomlfiles", "excludes", "columns", "style",
+    ("__init__", "facts", "model_facts", "quantization_overrides", "plugins", "findings", "versions", "runner", "pins", "dockerfiles", "images", "tomlfiles", "excludes", "columns", "style",
      "launch.schema", "launch.schemadata", "gitignore"),
 )
 
