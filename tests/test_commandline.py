@@ -726,7 +726,8 @@ def test_template_text_in_a_block_scalar_keeps_the_yaml_structure(tmp_path):
     assert found(lint_text(tmp_path, "chat.yaml", text)) == [(13, 17, "VLM301")]
 
 
-def test_a_helm_script_in_a_block_scalar_is_unknown_where_templated(tmp_path):
+def test_a_helm_script_in_a_block_scalar_is_read_around_its_templates(tmp_path):
+    # The chart's expressions are unknown text; the flags written around them are the script's.
     text = (
         "spec:\n  containers:\n    - image: vllm/vllm-openai:v0.33.0\n      command: [sh, -c]\n      args:\n"
         "        - |\n          {{- if .Values.debug }}\n          export VLLM_LOGGING_LEVEL=DEBUG\n          {{- end }}\n"
@@ -734,7 +735,23 @@ def test_a_helm_script_in_a_block_scalar_is_unknown_where_templated(tmp_path):
         "    - image: vllm/vllm-openai:v0.33.0\n      command: [sh, -c]\n      args:\n"
         "        - |\n          vllm serve m --max-num-sequences 8\n"
     )
-    assert found(lint_text(tmp_path, "templates/deployment.yaml", text)) == [(15, 24, "VLM301")]
+    assert found(lint_text(tmp_path, "templates/deployment.yaml", text)) == [(10, 42, "VLM301"), (15, 24, "VLM301")]
+
+
+def test_a_template_expression_in_a_script_is_one_unknown_value_or_any_options(tmp_path):
+    def lint_script(script):
+        text = "spec:\n  containers:\n    - image: vllm/vllm-openai:v0.34.0\n      command: [sh, -c]\n      args:\n        - |\n" + "".join(
+            "          " + line + "\n" for line in script
+        )
+        return found(lint_text(tmp_path, "templates/deployment.yaml", text))
+
+    flags = "--return-sampling-mask"
+    assert lint_script([f"vllm serve {{{{ .Values.model }}}} --port {{{{ .Values.port }}}} {flags}"]) == [(7, 68, "VLM105")]
+    # Where an option's name stands, any options: the logprobs mode may be among them.
+    assert lint_script([f"vllm serve m {flags} {{{{ .Values.extraArgs }}}}"]) == []
+    # Quoted, it is part of one word: a JSON value with a templated field is unknown, not invalid.
+    assert lint_script(["vllm serve m --kv-transfer-config '{\"kv_connector\": \"{{ .Values.connector }}\"}' --max-model-len \"{{ .Values.len }}\""]) == []
+    assert lint_script(["vllm serve m --max-model-len ${LEN:-{{ .Values.len }}}"]) == []
 
 
 def test_a_sh_c_script_in_a_folded_block_is_read_where_written(tmp_path):

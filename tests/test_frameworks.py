@@ -348,7 +348,7 @@ def test_a_declared_prefix_that_reaches_nothing_known_gives_one_diagnostic(tmp_p
         """,
     )
     result = lint(write(tmp_path / "rollout.yaml", "rollout:\n  vllm:\n    max_model_len: 8192\n"))
-    assert result.error is not None and "reaches is one of engine-args, serve-argv, serve-namespace" in result.error.reason
+    assert result.error is not None and "reaches is one of engine-args, serve-argv, engine-argv, serve-namespace" in result.error.reason
 
 
 def test_a_declared_pack_with_broken_launchers_gives_one_diagnostic_and_no_launch(tmp_path):
@@ -1131,3 +1131,41 @@ def test_explain_says_an_unreadable_base_config_may_set_a_default(tmp_path, caps
     main(["explain", str(config)])
     out = capsys.readouterr().out
     assert "a base config that could not be read may set" in out
+
+
+NEMO_RL_BACKEND = """\
+    policy:
+      generation:
+        backend: {backend}
+        top_k: 20
+        vllm_cfg:
+          precision: bfloat16
+          kv_cache_dtype: auto
+        vllm_kwargs:
+          max_num_sequences: 8
+          engine_request_limit: 64
+    """
+
+
+@pytest.mark.parametrize(("backend", "release", "kind"), [("vllm", "0.25", "EngineArgs"), ("dynamo", "0.23", "AsyncEngineArgs")])
+def test_nemo_rl_backends_run_the_vllm_of_their_own_environment(tmp_path, backend, release, kind):
+    # NeMo-RL 0.6's vllm extra pins vLLM 0.25.1; its Dynamo environment (ai-dynamo 1.3.0.post1) 0.23.0.
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "requirements.txt", "nemo-rl[vllm]==0.6.0\n")
+    config = write(tmp_path / "grpo.yaml", NEMO_RL_BACKEND.format(backend=backend))
+    result = lint_file(str(config), lambda _path: (Version(0, 34), "the newest vLLM release the rules know: no pin found"))
+    messages = [f.message for f in result.findings]
+    assert [f.code for f in result.findings] == (["VLM301"] * (2 if backend == "vllm" else 1)), messages
+    assert f"max_num_sequences is not an argument of {kind} in vLLM {release}" in messages[0]
+    # engine_request_limit is an option of Dynamo's own parser, not vLLM's.
+    assert any("engine_request_limit" in m for m in messages) == (backend == "vllm")
+
+
+def test_a_backend_variant_may_change_only_the_engine_side(tmp_path):
+    from vllm_lint.frameworks.pack import PackError, pack_from_data
+
+    pack = pack_from_data({"name": "acme", "backend": {"key": "gen.backend", "values": ["vllm"]},
+                           "backends": {"managed": {"engine": [{"prefix": "gen.kwargs", "reaches": "engine-argv"}]}}})
+    assert pack.for_backend("managed").backend_of == "managed" and pack.for_backend("vllm") is pack
+    with pytest.raises(PackError, match="backends.managed may set"):
+        pack_from_data({"name": "acme", "backends": {"managed": {"detect": ["x"]}}})

@@ -44,7 +44,9 @@
 * Helm templates: ``{{ ... }}`` is unknown text; list items inside
   ``{{ if }}``/``{{ range }}`` may be absent.  The text of a block scalar
   (``key: |``: a chat template, a script) is never YAML structure: its
-  template expressions and control lines stay in place as unknown text.
+  template expressions and control lines stay in place as unknown text, which
+  the shell reader takes as it takes ``$VAR`` (one value where a value
+  stands, any options where an option's name stands; quoted, part of a word).
 
 A container or service on a tagged vLLM image (``vllm/vllm-openai:v0.31.0``)
 is checked against that release, unless the target version was set.
@@ -110,7 +112,7 @@ def collect(ctx) -> None:
             documents = list(compose_all(text))
         except yaml.YAMLError:
             text, templates = strip_templates(ctx.source.text, jinja=True)
-    reader = _Reader(ctx, templates)
+    reader = _Reader(ctx, templates, text)
     for document in documents if documents is not None else compose_all(text):
         if document is not None:
             reader.document(document)
@@ -129,9 +131,10 @@ def _line(node) -> int:
 
 
 class _Reader:
-    def __init__(self, ctx, templates: Templates) -> None:
+    def __init__(self, ctx, templates: Templates, text: str) -> None:
         self.ctx = ctx
         self.templates = templates
+        self.text = text  # the file as composed: each template expression as unknown characters in place
         self._installed: dict[int, tuple] = {}  # per mapping: the vLLM its scripts installed so far
 
     # -------------------------------------------------------------- documents
@@ -289,14 +292,23 @@ class _Reader:
         if not isinstance(node, yaml.ScalarNode):
             return Word(None, start, end, style=NONE)
         value = node.value
+        offs = self.offsets(node)
         if PLACEHOLDER in value:
             prefix = value.split(PLACEHOLDER, 1)[0]
-            return Word(None, start, end, prefix=prefix, style=style)
-        offs = scalar_offsets(self.ctx.source.text, node)
+            word = Word(None, start, end, prefix=prefix, style=style, multiline=node.style == "|")
+            # As ``sh -c``'s script, the text around the template's expressions is read.
+            word.extra["script"] = (value, offs if offs is not None and len(offs) == len(value) else None)
+            return word
         word = Word(value, start, end, offs=offs, style=style, multiline=node.style == "|")
         word.quote = node.style if node.style in ('"', "'") else ""
         word.extra["yaml_style"] = node.style
         return word
+
+    def offsets(self, node) -> list[int] | None:
+        """Where each character of a scalar is written; a template expression's characters are
+        found where the composed text holds them (the file's text is as long)."""
+        text = self.text if PLACEHOLDER in node.value and len(self.text) == len(self.ctx.source.text) else self.ctx.source.text
+        return scalar_offsets(text, node)
 
     def string_words(self, node) -> list[Word] | None:
         """A command written as one string (compose): split as a shell would, without expansion."""
@@ -593,8 +605,8 @@ class _Reader:
         before = len(self.ctx.records)
         try:
             for node in nodes:
-                if isinstance(node, yaml.ScalarNode) and PLACEHOLDER not in node.value:
-                    offs = scalar_offsets(self.ctx.source.text, node)
+                if isinstance(node, yaml.ScalarNode):  # a template's expressions are unknown text
+                    offs = self.offsets(node)
                     self.ctx.shell_script(node.value, offs, node.start_mark.index, env, env_open, multiline=node.style == "|")
             self._release_of_image(image or named, before)
         finally:

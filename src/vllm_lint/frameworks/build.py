@@ -98,7 +98,7 @@ def backend_is_other(pack: Pack, tree: ConfigTree) -> bool:
     entry = tree.get(pack.backend["key"])
     if entry is None or entry.value is UNKNOWN or entry.value == MISSING or not isinstance(entry.value, str):
         return False
-    return entry.value not in pack.backend["values"]
+    return entry.value not in pack.backend["values"] and entry.value not in pack.backends and entry.value != pack.backend_of
 
 
 def build(pack: Pack, tree: ConfigTree, anchor: Span) -> Built:

@@ -74,6 +74,51 @@ def _key_qualifiers(entry: dict) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
+def _engine_lines(pack: dict) -> list[str]:
+    """The engine entries, engine_unknown, sets, switches and transforms of a pack (or a backend's variant)."""
+    out: list[str] = []
+    if not pack["engine"]:
+        out.append("None: no setting of this framework reaches `return_sampling_mask`, so nothing is reported.")
+    for entry in pack["engine"]:
+        if "prefix" in entry:
+            popped = entry.get("except")
+            extra = f" (except {', '.join(f'`{x}`' for x in popped)}, which the framework pops)" if popped else ""
+            reaches = {
+                "engine-args": "the vLLM engine argument of the same name",
+                "serve-argv": "the `vllm serve` option of the same name (rendered as `--key value`, a true boolean as the bare flag and a false one left out: its parser rejects an unknown one)",
+                "engine-argv": "the vLLM engine option of the same name (rendered as `--key value`, a boolean as `--key`/`--no-key`, a mapping as JSON, for a parser of `AsyncEngineArgs`' options: it rejects an unknown one)",
+                "serve-namespace": "the `vllm serve` argument of the same name (set on the parsed arguments: an unknown one is ignored)",
+            }[entry.get("reaches", "engine-args")]
+            accepts = entry.get("framework_accepts", {})
+            if accepts:
+                typed = ", ".join(f"`{name}` ({_accepted_text(rule)})" for name, rule in accepts.items())
+                extra += f"; the framework validates {typed} itself first: a value it rejects never reaches vLLM (unknown)"
+            out.append(f"- every key under `{entry['prefix']}` -> {reaches}{extra}")
+        else:
+            out.append(f"- `{entry['key']}` -> `{entry['arg']}`{_key_qualifiers(entry)}")
+    if pack.get("engine_unknown"):
+        out.append(f"- set by the framework at run time (unknown unless written): {', '.join(f'`{x}`' for x in pack['engine_unknown'])}")
+    for spec in pack.get("sets", []):
+        args = ", ".join(f"`{k} = {_json(v)}`" for k, v in spec.get("args", {}).items())
+        env = ", ".join(f"`{k}={v}`" for k, v in spec.get("env", {}).items())
+        unless = " (unless written)" if spec.get("unless_set") else ""
+        when = f"when `{spec['when']}` is on, " if spec.get("when") else ""
+        sets = " and ".join(part for part in (args + unless if args else "", f"the environment {env}" if env else "") if part)
+        out.append(f"- {when}the framework sets {sets}")
+    for spec in pack.get("switches", []):
+        conditions = " or ".join(
+            f"`{c['key']}` < {c['below']}" if "below" in c else f"`{c['key']}` is set" for c in spec["when_any"]
+        )
+        where = f" (read in each `{spec['items']}` table over `{spec.get('inherit') or '(root)'}`)" if spec.get("items") else ""
+        requires = f", when `{spec['requires']}` is present" if spec.get("requires") else ""
+        unknown = spec.get("item_unknown_if", []) + spec.get("unknown_if_written", [])
+        unknown_text = f"; unknown when {_conditions_text(unknown)} is written" if unknown else ""
+        out.append(f"- the entry point sets `{spec['key']} = {_json(spec.get('value', True))}` itself when {conditions}{where}{requires}{unknown_text}")
+    for name_, transform in pack.get("transforms", {}).items():
+        out.append(f"- `{name_}`: {transform.replace('-', ' ')}")
+    return out
+
+
 def render(name: str) -> str:
     module = importlib.import_module(f"vllm_lint.frameworks.packs.{packs.BUILTIN[name][0]}")
     pack = module.PACK
@@ -144,44 +189,7 @@ def render(name: str) -> str:
             + ", ".join(f"`{option}` at `{mount}`" for option, mount in pack.get("groups", {}).items()) + "."
         )
     out += ["", "## Engine arguments", "", "Applied in this order; a later entry wins, `null` values are dropped.", ""]
-    if not pack["engine"]:
-        out.append("None: no setting of this framework reaches `return_sampling_mask`, so nothing is reported.")
-    for entry in pack["engine"]:
-        if "prefix" in entry:
-            popped = entry.get("except")
-            extra = f" (except {', '.join(f'`{x}`' for x in popped)}, which the framework pops)" if popped else ""
-            reaches = {
-                "engine-args": "the vLLM engine argument of the same name",
-                "serve-argv": "the `vllm serve` option of the same name (rendered as `--key value`, a true boolean as the bare flag and a false one left out: its parser rejects an unknown one)",
-                "serve-namespace": "the `vllm serve` argument of the same name (set on the parsed arguments: an unknown one is ignored)",
-            }[entry.get("reaches", "engine-args")]
-            accepts = entry.get("framework_accepts", {})
-            if accepts:
-                typed = ", ".join(f"`{name}` ({_accepted_text(rule)})" for name, rule in accepts.items())
-                extra += f"; the framework validates {typed} itself first: a value it rejects never reaches vLLM (unknown)"
-            out.append(f"- every key under `{entry['prefix']}` -> {reaches}{extra}")
-        else:
-            out.append(f"- `{entry['key']}` -> `{entry['arg']}`{_key_qualifiers(entry)}")
-    if pack.get("engine_unknown"):
-        out.append(f"- set by the framework at run time (unknown unless written): {', '.join(f'`{x}`' for x in pack['engine_unknown'])}")
-    for spec in pack.get("sets", []):
-        args = ", ".join(f"`{k} = {_json(v)}`" for k, v in spec.get("args", {}).items())
-        env = ", ".join(f"`{k}={v}`" for k, v in spec.get("env", {}).items())
-        unless = " (unless written)" if spec.get("unless_set") else ""
-        when = f"when `{spec['when']}` is on, " if spec.get("when") else ""
-        sets = " and ".join(part for part in (args + unless if args else "", f"the environment {env}" if env else "") if part)
-        out.append(f"- {when}the framework sets {sets}")
-    for spec in pack.get("switches", []):
-        conditions = " or ".join(
-            f"`{c['key']}` < {c['below']}" if "below" in c else f"`{c['key']}` is set" for c in spec["when_any"]
-        )
-        where = f" (read in each `{spec['items']}` table over `{spec.get('inherit') or '(root)'}`)" if spec.get("items") else ""
-        requires = f", when `{spec['requires']}` is present" if spec.get("requires") else ""
-        unknown = spec.get("item_unknown_if", []) + spec.get("unknown_if_written", [])
-        unknown_text = f"; unknown when {_conditions_text(unknown)} is written" if unknown else ""
-        out.append(f"- the entry point sets `{spec['key']} = {_json(spec.get('value', True))}` itself when {conditions}{where}{requires}{unknown_text}")
-    for name_, transform in pack.get("transforms", {}).items():
-        out.append(f"- `{name_}`: {transform.replace('-', ' ')}")
+    out += _engine_lines(pack)
     if pack.get("passes") is not None:
         out += ["", "What the framework passes to vLLM on its own, as the start-up checks (VLM4xx) read it; an argument "
                 "not listed here or written in the config is left at vLLM's default:", ""]
@@ -254,8 +262,20 @@ def render(name: str) -> str:
         ]
     if pack.get("backend"):
         backend = pack["backend"]
-        values = ", ".join(f"`{v}`" for v in backend["values"])
+        values = ", ".join(f"`{v}`" for v in [*backend["values"], *pack.get("backends", {})])
         out += ["", f"Only a vLLM backend is checked: `{backend['key']}` certainly set to another value than {values} means nothing is reported."]
+        for value, override in pack.get("backends", {}).items():
+            variant = {**pack, **override}
+            out += [
+                "", f"## Backend `{value}`", "",
+                f"`{backend['key']}: {value}` runs vLLM another way; the engine is read as follows (the requests, defaults and "
+                f"launches as above). Read from: {variant['read_from']}.", "",
+                *_engine_lines(variant),
+            ]
+            if variant.get("passes") is None:
+                out.append("- the start-up checks (VLM4xx) read every engine argument the config does not write as unknown")
+            for release, pin in override.get("vllm_pins", {}).items():
+                out.append(f"- a project that pins `{pack.get('distribution') or name}` {release}.x and no vLLM: target vLLM `{pin}`")
     return "\n".join(out) + "\n"
 
 

@@ -94,7 +94,9 @@ def config_findings(source, path: str, kind: str, version, packs: list[Pack], ve
             reason = f"it has the key path {key}" if key is not None else f"its defaults list names {named}"
         via: dict = {}
         tree, defaults_from = _merged(pack, own, path, kind, mount or "", via)
+        pack = _for_backend(pack, tree)
         target, pinned_by = _target(pack, version, version_source, path)
+        reason += _backend_note(pack)
         applied.append(Applied(pack.name, reason + (f"; target vLLM from {pinned_by}" if pinned_by else ""), defaults_from))
         anchor = _first_key_span(own)
         replay = _replay_entry(pack, tree)
@@ -107,6 +109,18 @@ def config_findings(source, path: str, kind: str, version, packs: list[Pack], ve
             anchor = own.defaults_spans[index]
         findings.extend(_check(pack, tree, source, target, anchor_default=anchor, launch=False))
     return findings, applied
+
+
+def _for_backend(pack: Pack, tree: ConfigTree) -> Pack:
+    """The pack for the backend the config certainly chooses (NeMo-RL's ``dynamo``), else the pack."""
+    if not pack.variants or not pack.backend:
+        return pack
+    entry = tree.get(pack.backend["key"])
+    return pack.for_backend(entry.value) if entry is not None else pack
+
+
+def _backend_note(pack: Pack) -> str:
+    return f"; {pack.backend['key']} is {pack.backend_of} ({pack.read_from})" if pack.backend_of is not None else ""
 
 
 def _names_framework_config(pack: Pack, entries) -> str | None:
@@ -338,9 +352,10 @@ def _launch_checked(
     """The findings of a launch's merged config, anchored at the command that runs the entry point."""
     anchor = next((span for span in (locate(w, 0, len(w.text or "")) for w in entry_words) if span is not None), None)
     anchor = anchor or fallback or Span(1, 0)
+    pack = _for_backend(pack, tree)
     target, pinned_by = _target(pack, version, version_source, path)
     findings = _check(pack, tree, source, target, anchor, launch=True, sends_requests=sends_requests)
-    reason = f"the command on line {anchor.line} runs its entry point" + (f"; target vLLM from {pinned_by}" if pinned_by else "")
+    reason = f"the command on line {anchor.line} runs its entry point" + _backend_note(pack) + (f"; target vLLM from {pinned_by}" if pinned_by else "")
     return findings, [Applied(pack.name, reason, defaults_from)]
 
 

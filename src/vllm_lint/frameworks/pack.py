@@ -22,13 +22,20 @@ A pack says how a framework maps its configuration to vLLM:
   A prefix's ``reaches`` says what vLLM checks its names against:
   ``"engine-args"`` (the default: ``LLM``/``EngineArgs`` keywords),
   ``"serve-argv"`` (rendered as ``vllm serve`` options, which its parser
-  rejects when unknown; a true boolean is the bare flag, a false one is left out) or ``"serve-namespace"`` (set on the server's parsed
+  rejects when unknown; a true boolean is the bare flag, a false one is left out), ``"engine-argv"``
+  (rendered as engine-argument options, ``--no-x`` for a false boolean, for a parser of
+  ``AsyncEngineArgs``' options: Dynamo's vLLM worker) or ``"serve-namespace"`` (set on the server's parsed
   arguments, where an unknown one is ignored);
 * ``request``: ``{"key": path, "param": name[, "null": value]}``, the sampling
   parameters every request gets (``null`` says what the framework makes of null);
 * ``defaults``: the framework's own value per key path; a value may be a table
   ``{"first release": value, ...}`` when it changed across releases;
 * ``backend``: the key that chooses the inference engine, and its vLLM values;
+* ``backends``: a backend value that runs vLLM another way (NeMo-RL's ``dynamo``: vLLM's
+  engine arguments on ``python -m dynamo.vllm``'s command line), with what differs from
+  the pack for it: ``read_from``, ``engine``, ``engine_unknown``, ``transforms``, ``sets``,
+  ``passes`` and ``vllm_pins`` (the vLLM of the environment that backend runs in, for a
+  project that pins the framework and names no vLLM);
 * ``sets``: engine arguments and environment the framework sets itself
   (``when`` names an engine argument that must be certainly on);
 * ``passes``: every other engine argument the framework passes to vLLM on its own,
@@ -94,6 +101,14 @@ class Pack:
     groups: dict = field(default_factory=dict)
     declared_in: str | None = None  # the pyproject.toml of a user-declared pack
     formats: tuple = ("yaml",)
+    # Backend value -> what differs for it (``backends`` above); ``variants``: the pack for each.
+    backends: dict = field(default_factory=dict)
+    variants: dict = field(default_factory=dict, repr=False)
+    backend_of: str | None = None  # the backend value a variant is for
+
+    def for_backend(self, value) -> Pack:
+        """The pack for a backend value: its variant, or this pack."""
+        return self.variants.get(value, self) if isinstance(value, str) else self
 
     def detects(self, paths) -> str | None:
         """The first detect key path present in a config's key paths (``a+b``: both)."""
@@ -127,8 +142,10 @@ class Pack:
 _FIELDS = {
     "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
     "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
-    "sets", "globs", "vllm_pins", "formats", "switches", "config_root", "groups", "passes",
+    "sets", "globs", "vllm_pins", "formats", "switches", "config_root", "groups", "passes", "backends",
 }
+# What a backend's variant may say differently from its pack.
+_BACKEND_FIELDS = {"read_from", "engine", "engine_unknown", "transforms", "sets", "passes", "vllm_pins"}
 
 
 _LAUNCHER_LISTS = {"modules", "engine_modules", "scripts", "commands", "engine_commands", "composes", "reaches", "config_names", "sends"}
@@ -140,7 +157,7 @@ _PREFIX_FIELDS = {"prefix", "reaches", "except", "framework_accepts"}
 _KEY_FIELDS = {"key", "arg", "reaches", "values", "otherwise", "above", "when", "framework_accepts", "null", "replaced", "unless_empty", "repeated"}
 
 # What a prefix's keys are checked against by vLLM (see ``engine`` above).
-PASSTHROUGH_TARGETS = ("engine-args", "serve-argv", "serve-namespace")
+PASSTHROUGH_TARGETS = ("engine-args", "serve-argv", "engine-argv", "serve-namespace")
 
 
 def _key_entry_problem(entry: dict) -> str | None:
@@ -212,10 +229,24 @@ def pack_from_data(data: dict, declared_in: str | None = None) -> Pack:
     for name, value in launchers.items():
         if name in _LAUNCHER_LISTS and not (isinstance(value, list) and all(isinstance(v, (str, list)) for v in value)):
             raise PackError(f"launchers.{name} must be a list: {value!r}")
+    backends = data.get("backends", {})
+    if not isinstance(backends, dict) or not all(isinstance(v, dict) for v in backends.values()):
+        raise PackError(f"backends is a table of backend value = settings: {backends!r}")
+    variants = {}
+    for value, override in backends.items():
+        unknown_fields = set(override) - _BACKEND_FIELDS
+        if unknown_fields:
+            raise PackError(f"backends.{value} may set {', '.join(sorted(_BACKEND_FIELDS))}, not {', '.join(sorted(unknown_fields))}")
+        base = {key: item for key, item in data.items() if key != "backends"}
+        variant = pack_from_data({**base, **override}, declared_in)
+        variant.backend_of = value
+        variants[value] = variant
     values = dict(data)
     if "formats" in values:
         values["formats"] = tuple(values["formats"])
-    return Pack(declared_in=declared_in, **values)
+    pack = Pack(declared_in=declared_in, **values)
+    pack.variants = variants
+    return pack
 
 
 @dataclass

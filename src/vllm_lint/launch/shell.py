@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from vllm_lint.facts import ABSENT, UNKNOWN, Reading
 from vllm_lint.launch.launchers import might_launch
 from vllm_lint.launch.words import SHELL, Word, open_word
+from vllm_lint.launch.yamlsrc import PLACEHOLDER
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>]+")  # a run of characters that need no attention
-_PLAIN_QUOTED = re.compile(r'[^"\\$`]+')
+_PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>\ue000]+")  # a run of characters that need no attention
+_PLAIN_QUOTED = re.compile(r'[^"\\$`\ue000]+')
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _ELEMENT_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=")
 _SPECIAL = "@*#?$!-0123456789"
@@ -227,7 +228,7 @@ def lex(text: str, start: int = 0, stop: int | None = None) -> list:
                 word = _Builder(i)
             word.quoted_empty(i)
             if end > i + 1:
-                word.run(text, i + 1, end, True)
+                _quoted_run(text, i + 1, end, word)
             i = end + 1
             continue
         if c == '"':
@@ -269,6 +270,9 @@ def lex(text: str, start: int = 0, stop: int | None = None) -> list:
             continue
         if word is None:
             word = _Builder(i)
+        if c == PLACEHOLDER:
+            i = _template_text(text, i, word, quoted=False)
+            continue
         match = _PLAIN.match(text, i)
         end = match.end() if match else i + 1
         word.run(text, i, end, False)
@@ -309,6 +313,29 @@ def _skip_heredocs(text: str, i: int, heredocs: list[tuple[str, bool]]) -> int:
     return min(i, n)
 
 
+def _template_text(text: str, i: int, word: _Builder, quoted: bool) -> int:
+    """A template expression (``yamlsrc.PLACEHOLDER``: Helm's ``{{ .Values.model }}`` in a script a
+    chart renders) is text the shell never sees: unknown, and unquoted it may be any words."""
+    end = i
+    while end < len(text) and text[end] == PLACEHOLDER:
+        end += 1
+    word.parts.append(Unknown(quoted, i, split=not quoted))
+    return end
+
+
+def _quoted_run(text: str, start: int, end: int, word: _Builder) -> None:
+    """Quoted characters ``text[start:end]``; a template expression among them is unknown text."""
+    i = start
+    while i < end:
+        mark = text.find(PLACEHOLDER, i, end)
+        if mark < 0:
+            word.run(text, i, end, True)
+            return
+        if mark > i:
+            word.run(text, i, mark, True)
+        i = _template_text(text, mark, word, quoted=True)
+
+
 def _double_quoted(text: str, i: int, word: _Builder) -> int:
     n = len(text)
     word.quoted_empty(i)
@@ -334,6 +361,9 @@ def _double_quoted(text: str, i: int, word: _Builder) -> int:
             continue
         if c == "`":
             i = _backtick(text, i, word, quoted=True)
+            continue
+        if c == PLACEHOLDER:
+            i = _template_text(text, i, word, quoted=True)
             continue
         match = _PLAIN_QUOTED.match(text, i)
         end = match.end() if match else i + 1
@@ -449,6 +479,8 @@ def _path_value(part: PathOf, state: ShellState) -> object:
 def _dollar(text: str, i: int, word: _Builder, quoted: bool) -> int:
     n = len(text)
     nxt = text[i + 1] if i + 1 < n else ""
+    if nxt == PLACEHOLDER:
+        return _template_text(text, i + 1, word, quoted)  # GitHub Actions' ${{ ... }} is all template
     if nxt == "(":
         if i + 2 < n and text[i + 2] == "(":
             end = _matching(text, i + 1, "(", ")", comments=False)  # $(( arithmetic ))
@@ -507,7 +539,7 @@ def _braced(inner: str, quoted: bool, start: int):
     if not match or inner.startswith(("#", "!")) and len(inner) > 1:
         return Unknown(quoted, start, split=not inner.startswith("#"))
     name, op, arg = match.group(1), match.group(2) or "", match.group(3)
-    if arg is not None and re.search(r"[$`\"'\\]", arg):
+    if arg is not None and re.search(r"[$`\"'\\\ue000]", arg):
         return Unknown(quoted, start)  # a default with expansions or quotes
     return Var(name, op, arg, quoted, start)
 

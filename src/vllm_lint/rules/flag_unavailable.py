@@ -153,6 +153,9 @@ def check(facts, version):
         names = [*facts.verbatim, *(name for name in own if name not in facts.verbatim)]
         if facts.verbatim_to == "engine-args":
             yield from _keywords(facts, release, release.keywords.get("EngineArgs"), "EngineArgs", names)
+        elif facts.verbatim_to == "engine-argv":
+            # Options of AsyncEngineArgs' parser (Dynamo's vLLM worker): its fields are its options.
+            yield from _keywords(facts, release, release.keywords.get("AsyncEngineArgs"), "AsyncEngineArgs", names)
         else:
             yield from _server_keys(facts, release, names)
         return

@@ -151,8 +151,8 @@ def check(facts, version):
         known = release.choices.get(name, {})
         accepted = known.get("python") or known.get("config")
         error = None
-        if not accepted and facts.verbatim_to == "serve-argv" and known.get("cli"):
-            # Rendered as `vllm serve` options (verl): argparse's choices.
+        if not accepted and facts.verbatim_to in ("serve-argv", "engine-argv") and known.get("cli"):
+            # Rendered as `vllm serve` options (verl), or engine options (Dynamo's worker): argparse's choices.
             accepted = known["cli"]
             error = f"argument --{name}: invalid choice: '{fact.value}'" if isinstance(fact, Known) else None
         if not accepted or not isinstance(fact, Known):
