@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import re
 
+from vllm_lint.python.deferred import COPYING_SPELLINGS
+
 
 def is_generator(function: ast.AST) -> bool:
     """The function (or a function nested in it) yields.  Kept on the node: the analysis
@@ -199,8 +201,11 @@ class Touched(_ChainVisitor):
         {"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove", "__setitem__"}
     )
 
-    def __init__(self, call_arguments: bool = True) -> None:
+    def __init__(self, call_arguments: bool = True, copying: frozenset[str] = frozenset()) -> None:
         self.names: set[str] = set()
+        # Calls whose arguments are pickled for another process (a launchpad node in a module that
+        # imports launchpad): they cannot change the caller's objects.
+        self.copying = copying
         # ``d["key"] = v`` with a literal key: only those keys of ``d`` change (unless ``d`` is in ``names``).
         self.literal_keys: dict[str, set[str]] = {}
         self.environ = False
@@ -279,7 +284,8 @@ class Touched(_ChainVisitor):
         if isinstance(func, ast.Attribute) and func.attr in ("putenv", "unsetenv"):
             self.environ = True
         # Containers passed to calls may be changed by them.
-        if self.call_arguments:
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if self.call_arguments and name not in self.copying:
             # ``*args`` and ``**kwargs`` hand over copies: the callee cannot change the originals.
             for arg in list(node.args) + [k.value for k in node.keywords if k.arg is not None]:
                 if isinstance(arg, ast.Name):
@@ -299,8 +305,8 @@ class Touched(_ChainVisitor):
         return
 
 
-def touched_by(nodes: list[ast.AST], call_arguments: bool = True) -> Touched:
-    visitor = Touched(call_arguments)
+def touched_by(nodes: list[ast.AST], call_arguments: bool = True, copying: frozenset[str] = frozenset()) -> Touched:
+    visitor = Touched(call_arguments, copying)
     for node in nodes:
         visitor.visit(node)
     return visitor
@@ -466,6 +472,16 @@ class _SummaryCollector(Touched):
     visit_Nonlocal = visit_Global
 
 
+def _imports_module(tree: ast.Module, module: str) -> bool:
+    """The module imports ``module`` or one of its submodules, anywhere."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == module for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == module:
+            return True
+    return False
+
+
 class ModuleSummary:
     """Syntactic facts about a module, computed once and shared by the analysis passes."""
 
@@ -479,6 +495,7 @@ class ModuleSummary:
         # Every class of the module, in source order (the collector's walk fills it).
         self.classes: list[ast.ClassDef] = []
         self._touched: dict[int, Touched] = {}
+        self.copying_calls = COPYING_SPELLINGS if _imports_module(tree, "launchpad") else frozenset()
         self._self_changes: dict[int, tuple[dict[str, set[str]], bool]] = {}
         collector = _SummaryCollector(self)
         collector.visit(tree)
@@ -522,11 +539,11 @@ class ModuleSummary:
     def touched_by_loop(self, node: ast.AST, header: list[ast.AST]) -> Touched:
         key = id(node)
         if key not in self._touched:
-            self._touched[key] = touched_by(node.body + node.orelse + header)
+            self._touched[key] = touched_by(node.body + node.orelse + header, copying=self.copying_calls)
         return self._touched[key]
 
     def touched_by_block(self, node: ast.AST) -> Touched:
         key = id(node)
         if key not in self._touched:
-            self._touched[key] = touched_by(node.body)
+            self._touched[key] = touched_by(node.body, copying=self.copying_calls)
         return self._touched[key]
