@@ -842,6 +842,9 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             touched = touched.without(set(kept))
         if "self" in touched.names:
             self._drop_self_shadows()
+        for attribute in touched.self_attributes:
+            if SELF_SHADOW + attribute in self.state.names:
+                self._escape(self.state.names.pop(SELF_SHADOW + attribute))
         for name, keys in touched.literal_keys.items():
             current = self.state.names.get(name)
             if name in touched.names:
@@ -853,7 +856,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                 self._forget(Touched.of_names({name}))
         dotted = [n for n in self.state.names if "." in n and not n.startswith(SELF_SHADOW)] if self._class_constants_read else ()
         for name in dotted:  # a class's constants read through ``Settings.x``
-            if name.split(".", 1)[0] in touched.names:
+            base, _, attribute = name.partition(".")
+            if base in touched.names or base == "self" and attribute.split(".")[0] in touched.self_attributes:
                 del self.state.names[name]
         for name in touched.names:
             current = self.state.names.get(name)

@@ -484,6 +484,10 @@ class CallsMixin:
                 return target  # ray.remote(Actor): the actor class, whose .options() we follow
             self._escape(target)
             return UNKNOWN
+        if path == "ray.remote" and not node.args and not any(k.arg in (None, "runtime_env") for k in node.keywords):
+            # ``ray.remote(num_gpus=1)``: the decorator, applied to a class next (``(Actor)``).
+            self._args_read(node)
+            return StdName("ray.remote")
         if path == "ray.runtime_env.RuntimeEnv":
             result = DictObj()
             self._dict_update(result, [], node.keywords, node)

@@ -214,6 +214,9 @@ class Touched(_ChainVisitor):
         # the names changed any other way: a list in ``grown - changed`` keeps the elements it had.
         self.grown: set[str] = set()
         self.changed: set[str] = set()
+        # Attributes of ``self`` stored to or changed in place (``self.llm = ...``,
+        # ``self.kwargs.update(...)``): only those, unless ``self`` itself is in ``names``.
+        self.self_attributes: set[str] = set()
 
     @property
     def grown_only(self) -> set[str]:
@@ -231,15 +234,22 @@ class Touched(_ChainVisitor):
         touched.names = self.names - names
         touched.literal_keys = {k: v for k, v in self.literal_keys.items() if k not in names}
         touched.environ = self.environ
+        touched.self_attributes = set(self.self_attributes)
         return touched
 
     def _base(self, node: ast.AST) -> None:
+        attribute = None
         while isinstance(node, (ast.Attribute, ast.Subscript)):
             if isinstance(node, ast.Attribute) and node.attr == "environ":
                 self.environ = True
                 return  # ``os.environ[...] = v`` changes the environment, not the name ``os``
+            if isinstance(node, ast.Attribute):
+                attribute = node.attr
             node = node.value
         if isinstance(node, ast.Name):
+            if node.id == "self" and attribute is not None:
+                self.self_attributes.add(attribute)  # ``self.kwargs[k] = v``: that attribute's object
+                return
             self.names.add(node.id)
             self.changed.add(node.id)
 
@@ -262,7 +272,10 @@ class Touched(_ChainVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
-            self._base(node.value)
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                self.self_attributes.add(node.attr)  # ``self.llm = ...`` rebinds that attribute only
+            else:
+                self._base(node.value)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:

@@ -7,6 +7,7 @@ from launchpad.nodes.python import local_multi_processing
 
 from inference.nodes.generation_actor import GenerationActor
 from inference.nodes.scoring_actor import ScoringActor
+from inference.nodes.sglang_actor import SglangActor
 
 
 class ShmServer:
@@ -38,4 +39,15 @@ def get_scoring_program(config_path):
     program = lp.Program("scoring")
     with open(config_path) as f:
         program.add_node(lp.CourierNode(ScoringActor, json.load(f)), label="scorer")
+    return program
+
+
+def get_preference_program(args, actor_cls):
+    program = lp.Program("preference")
+    vllm_args = {"model": args.pretrain, "tensor_parallel_size": args.num_gpus_per_actor}
+    for i in range(args.num_actors):
+        program.add_node(lp.CourierNode(actor_cls, None, vllm_args, args), label=f"actor_{i}")  # expect: VLM105
+    checked_args = dict(vllm_args, logprobs_mode="processed_logprobs")
+    program.add_node(lp.CourierNode(actor_cls, None, checked_args, args), label="checked_actor")
+    program.add_node(lp.CourierNode(SglangActor, {"model_path": args.pretrain}), label="sglang_actor")
     return program
