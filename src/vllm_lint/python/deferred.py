@@ -54,7 +54,8 @@ DEFERRED_CALLS: dict[str, DeferredCall] = {
 EXECUTOR_CLASSES = frozenset(
     {"concurrent.futures.ThreadPoolExecutor", "concurrent.futures.ProcessPoolExecutor"}
 )
-# Modules whose names the resolver follows for this table (``import launchpad as lp``).
+# Names whose attributes the resolver follows for this table: the modules (``import launchpad as
+# lp``: ``lp.CourierNode``) and what an executor class's call returns (``ex.submit``).
 DEFERRING_MODULES = frozenset(
     {"launchpad", "multiprocessing", "threading", "concurrent", "concurrent.futures", "concurrent.futures.Executor"}
 )
@@ -88,7 +89,16 @@ class Deferral:
 
 
 def split(spec: DeferredCall, node: ast.Call) -> Deferral | None:
-    """The call ``node`` makes later, or None when its callable is not written in it."""
+    """The call ``node`` makes later, or None when its callable is not written in it.  Made once
+    per node: every pass of an analysis, and every analysis of the module, reads the same call."""
+    made = getattr(node, "_vllm_lint_deferral", None)
+    if made is None or made[0] is not spec:
+        made = (spec, _split(spec, node))
+        node._vllm_lint_deferral = made
+    return made[1]
+
+
+def _split(spec: DeferredCall, node: ast.Call) -> Deferral | None:
     target = _argument(node, spec.target, spec.target_keyword)
     if target is None:
         return None
@@ -135,7 +145,6 @@ def _call_at(node: ast.Call, target: ast.AST, args: list, keywords: list) -> ast
     call = ast.Call(target, args, keywords)
     call.lineno, call.col_offset = node.lineno, node.col_offset
     call.end_lineno, call.end_col_offset = node.end_lineno, node.end_col_offset
-    call._vllm_lint_deferred = node
     return call
 
 
