@@ -508,7 +508,8 @@ class ModuleSummary:
         # Every class of the module, in source order (the collector's walk fills it).
         self.classes: list[ast.ClassDef] = []
         self._touched: dict[int, Touched] = {}
-        self.copying_calls = COPYING_SPELLINGS if _imports_module(tree, "launchpad") else frozenset()
+        self._tree = tree
+        self._copying_calls: frozenset[str] | None = None
         self._self_changes: dict[int, tuple[dict[str, set[str]], bool]] = {}
         collector = _SummaryCollector(self)
         collector.visit(tree)
@@ -548,6 +549,14 @@ class ModuleSummary:
         if key not in self._locals:
             self._locals[key] = function_locals(node)
         return self._locals[key]
+
+    @property
+    def copying_calls(self) -> frozenset[str]:
+        """The spellings of calls that pickle their arguments (launchpad nodes, where the module
+        imports launchpad); looked for the first time a loop or a ``try`` asks."""
+        if self._copying_calls is None:
+            self._copying_calls = COPYING_SPELLINGS if _imports_module(self._tree, "launchpad") else frozenset()
+        return self._copying_calls
 
     def touched_by_loop(self, node: ast.AST, header: list[ast.AST]) -> Touched:
         key = id(node)
