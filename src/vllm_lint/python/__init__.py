@@ -79,8 +79,10 @@ def _mentions_setting(text: bytes) -> bool:
 
 
 _STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec|__command__")
-# A call that constructs or runs its first argument later (``deferred.py``).
-_DEFERS = re.compile(rb"\b(?:CourierNode|PyNode|PyClassNode|Process|Thread)\(|\.submit\(")
+# A launchpad node, which constructs its first argument later (``deferred.py``): a program
+# function builds nodes of the classes its callers hand it.  Processes, threads and executors'
+# ``submit`` are too common to let a file through on their own (the files they import are read).
+_DEFERS = re.compile(rb"\b(?:CourierNode|PyNode|PyClassNode)\(")
 
 
 def needs_analysis(source: bytes, path: str | None) -> bool:
