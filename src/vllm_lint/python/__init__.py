@@ -79,6 +79,10 @@ def _mentions_setting(text: bytes) -> bool:
 
 
 _STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec|__command__")
+# A launchpad node, which constructs its first argument later (``deferred.py``): a program
+# function builds nodes of the classes its callers hand it.  Processes, threads and executors'
+# ``submit`` are too common to let a file through on their own (the files they import are read).
+_DEFERS = re.compile(rb"\b(?:CourierNode|PyNode|PyClassNode)\(")
 
 
 def needs_analysis(source: bytes, path: str | None) -> bool:
@@ -111,6 +115,8 @@ def _may_be_relevant(source: bytes, path: str | None) -> bool:
     if path is None or path in ("-", "stdin") or b"import" not in source:
         return False
     if mentions_vllm:
+        if _DEFERS.search(source) is not None:
+            return True  # ``lp.CourierNode(actor_cls, vllm_args)``: the class may be any its callers pass
         return project_modules().imports_relevant_module(path, source, _mentions_setting)
     if mentions_setting:
         return project_modules().imports_relevant_module(path, source, _mentions_vllm)

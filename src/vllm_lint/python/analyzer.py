@@ -25,6 +25,7 @@ import vllm_lint.python.symbols as symbols
 from vllm_lint.launch.project import outside_project
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, RequestFacts
 from vllm_lint.python.calls import CallsMixin, ClassInfo, class_info
+from vllm_lint.python.deferred import EXECUTOR, MODULE_ALIASES, deferred_name, spelled_target
 from vllm_lint.python.engines import EnginesMixin, join_engine_objects
 from vllm_lint.python.expressions import ExpressionsMixin
 from vllm_lint.python.instances import InstancesMixin, builds_engine
@@ -412,6 +413,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         return ProjectModule(found) if found else UNKNOWN
 
     def _module_value(self, dotted: str) -> object:
+        dotted = MODULE_ALIASES.get(dotted, dotted)
         if symbols.is_vllm_module(dotted):
             return VllmModule(dotted)
         if dotted in STD_MODULES:
@@ -462,6 +464,9 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             return False  # false at run time
         if f"{module}.{name}" in SUBPROCESS_CALLS:
             return StdName(f"{module}.{name}")
+        deferring = deferred_name(module, name)
+        if deferring is not None:
+            return StdName(deferring)
         return UNKNOWN
 
     def _stmt_Assign(self, node: ast.Assign) -> None:
@@ -679,9 +684,10 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
 
     def _stmt_With(self, node: ast.With) -> None:
         for item in node.items:
-            self._eval(item.context_expr)
+            context = self._eval(item.context_expr)
             if item.optional_vars is not None:
-                self._assign(item.optional_vars, UNKNOWN, None)
+                # An executor's ``__enter__`` returns the executor itself; anything else is unknown.
+                self._assign(item.optional_vars, context if context == StdName(EXECUTOR) else UNKNOWN, None)
         self._block(node.body)
 
     _stmt_AsyncWith = _stmt_With
@@ -836,6 +842,9 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             touched = touched.without(set(kept))
         if "self" in touched.names:
             self._drop_self_shadows()
+        for attribute in touched.self_attributes:
+            if SELF_SHADOW + attribute in self.state.names:
+                self._escape(self.state.names.pop(SELF_SHADOW + attribute))
         for name, keys in touched.literal_keys.items():
             current = self.state.names.get(name)
             if name in touched.names:
@@ -847,7 +856,8 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
                 self._forget(Touched.of_names({name}))
         dotted = [n for n in self.state.names if "." in n and not n.startswith(SELF_SHADOW)] if self._class_constants_read else ()
         for name in dotted:  # a class's constants read through ``Settings.x``
-            if name.split(".", 1)[0] in touched.names:
+            base, _, attribute = name.partition(".")
+            if base in touched.names or base == "self" and attribute.split(".")[0] in touched.self_attributes:
                 del self.state.names[name]
         for name in touched.names:
             current = self.state.names.get(name)
@@ -1059,7 +1069,8 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 
 def _calls_a_parameter(function: ast.AST) -> bool:
     """The function calls what a parameter holds (``factory(**kw)``,
-    ``llm_actor_cls.options(...).remote(...)``, ``deployment.bind(...)``): a class or function its
+    ``llm_actor_cls.options(...).remote(...)``, ``deployment.bind(...)``, now or later through a
+    deferring call: ``lp.CourierNode(actor_cls, ...)``): a class or function its
     callers hand it, maybe one that builds an engine."""
     args = function.args
     parameters = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - {"self", "cls"}
@@ -1072,6 +1083,9 @@ def _calls_a_parameter(function: ast.AST) -> bool:
         while isinstance(func, ast.Attribute) and func.attr in ("remote", "bind", "options"):
             func = func.value.func if isinstance(func.value, ast.Call) else func.value
         if isinstance(func, ast.Name) and func.id in parameters:
+            return True
+        target = spelled_target(node)  # ``lp.CourierNode(actor_cls, ...)``: called later
+        if isinstance(target, ast.Name) and target.id in parameters:
             return True
     return False
 

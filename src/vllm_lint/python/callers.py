@@ -30,6 +30,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from vllm_lint.python.deferred import spelled_target
+
 MAX_CALL_SITES = 24
 MAX_PROJECT_FILES = 20000
 _SKIPPED_DIRS = frozenset(
@@ -341,9 +343,16 @@ def _calls_of(tree: ast.Module, local: dict[str, str], name: str, defining: bool
 def _construction(reference: ast.AST) -> ast.Call | None:
     """The call that runs the function or builds the class ``reference`` names: ``f(...)``,
     ``Actor.remote(...)``, ``Actor.options(...).remote(...)``, ``Deployment.bind(...)``,
-    ``ray.remote(Actor).remote(...)``, ``serve.deployment(Cls).bind(...)``."""
+    ``ray.remote(Actor).remote(...)``, ``serve.deployment(Cls).bind(...)``, and the deferring calls
+    that construct or run it later (``lp.CourierNode(Actor, ...)``, ``Process(target=f, ...)``)."""
     parent = getattr(reference, "_vllm_lint_parent", None)
     if isinstance(parent, ast.Call) and parent.func is reference:
+        return parent
+    if isinstance(parent, ast.keyword):
+        parent = getattr(parent, "_vllm_lint_parent", None)
+    if isinstance(parent, ast.Call) and spelled_target(parent) is reference:
+        # ``lp.CourierNode(Actor, ...)``, ``Process(target=serve, args=...)``: the caller's
+        # analysis confirms the import and reads the call it makes (``deferred.py``).
         return parent
     if isinstance(parent, ast.Call) and reference in parent.args and len(parent.args) == 1:
         wrapper = parent.func

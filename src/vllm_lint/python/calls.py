@@ -27,6 +27,8 @@ from vllm_lint.python.state import (
     State,
     span_of,
 )
+from vllm_lint.python.deferred import DEFERRED_CALLS, EXECUTOR, EXECUTOR_CLASSES
+from vllm_lint.python.deferred import split as split_deferred, spelled_target
 from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
 from vllm_lint.python.instances import NOT_FOLLOWED
 from vllm_lint.python.symbols import VllmClass
@@ -173,7 +175,18 @@ class CallsMixin:
     def _capture_call(self, node: ast.Call, function: ast.AST, method: bool) -> object:
         """A call another module's function asks about (``callers.py``): what it passes, kept as
         it is now; the call itself is not followed.  Evaluations in the function's own analysis
-        win over those made while it ran for one of its callers, which they include."""
+        win over those made while it ran for one of its callers, which they include.  A deferring
+        call (``Process(target=f, args=...)``, ``deferred.py``) passes what the call it makes does;
+        one only spelled like it (another library's ``submit``) is not a call of the function:
+        nothing is kept, and the function's parameters stay unknown."""
+        if spelled_target(node) is not None:
+            func = self._eval(node.func)
+            spec = DEFERRED_CALLS.get(func.path) if isinstance(func, StdName) else None
+            deferral = split_deferred(spec, node) if spec is not None else None
+            if deferral is None:
+                self._args_escape(node)
+                return UNKNOWN
+            node = deferral.call
         bound = self._bind_arguments(function, node, skip_self=method, fill_defaults=False)
         snapshot = {name: copy_value(value, {}) for name, value in bound.items()}
         key = (node.lineno, node.col_offset)
@@ -471,6 +484,10 @@ class CallsMixin:
                 return target  # ray.remote(Actor): the actor class, whose .options() we follow
             self._escape(target)
             return UNKNOWN
+        if path == "ray.remote" and not node.args and not any(k.arg in (None, "runtime_env") for k in node.keywords):
+            # ``ray.remote(num_gpus=1)``: the decorator, applied to a class next (``(Actor)``).
+            self._args_read(node)
+            return StdName("ray.remote")
         if path == "ray.runtime_env.RuntimeEnv":
             result = DictObj()
             self._dict_update(result, [], node.keywords, node)
@@ -486,6 +503,12 @@ class CallsMixin:
             return self._eval(node.args[1])
         if path == "dataclasses.asdict" and len(node.args) == 1 and not node.keywords:
             return as_dict(self._eval(node.args[0]))
+        if path in DEFERRED_CALLS:
+            return self._deferred_call(DEFERRED_CALLS[path], node)
+        if path in EXECUTOR_CLASSES or path == "multiprocessing.get_context":
+            # The executor whose ``submit`` defers a call; a context whose ``Process`` is the module's.
+            self._args_read(node)
+            return StdName(EXECUTOR if path in EXECUTOR_CLASSES else "multiprocessing")
         if path == "functools.partial" and node.args:
             target = self._eval(node.args[0])
             if isinstance(target, VllmClass) and target.name in symbols.ENGINE_CONSTRUCTORS | symbols.ARGS_CONSTRUCTORS:
@@ -495,6 +518,32 @@ class CallsMixin:
                 return partial
         self._args_escape(node)
         return UNKNOWN
+
+    def _deferred_call(self, spec, node: ast.Call) -> object:
+        """``lp.CourierNode(Actor, *args)``, ``Process(target=serve, args=(...))``,
+        ``executor.submit(build, cfg)`` (``deferred.py``): the call it makes later runs as a direct
+        call would, with the arguments written here."""
+        deferral = split_deferred(spec, node)
+        if deferral is None:
+            self._args_escape(node)
+            return UNKNOWN
+        for own in deferral.own:
+            self._eval(own)
+        target = self._eval(deferral.target)
+        call = deferral.call
+        options = [option for option, _ in target.options] if isinstance(target, OneOf) else [target]
+        classes = options if all(isinstance(option, ClassRef) for option in options) else []
+        if classes:
+            # A node or process of its own: __init__ starts from the module's environment.
+            if not all([self._construct_instance(ref, call, remote=True) for ref in classes]):
+                self._args_escape(call)
+        elif isinstance(target, FunctionRef):
+            if self._inline_call(target, call) is NOT_INLINED:
+                self._args_escape(call)
+        else:
+            self._escape(target)
+            self._args_escape(call)
+        return UNKNOWN  # a node, a process, a thread, a future
 
     def _engine_from_args_function(self, node: ast.Call) -> object:
         """``build_async_engine_client_from_engine_args(args)``: vLLM builds the engine from the

@@ -49,40 +49,108 @@ def methods_of(class_node: ast.ClassDef) -> dict[str, ast.AST]:
     }
 
 
-class _Instance:
-    """One object under construction: its class, and where its attributes are followed."""
+# Bases that define no constructor and no method an engine class relies on.
+_EMPTY_BASES = frozenset({"object", "ABC", "Generic", "Protocol"})
 
-    def __init__(self, ref: ClassRef, methods: dict[str, ast.AST]) -> None:
+
+class _Instance:
+    """One object under construction: its class, and where its attributes are followed.
+    ``methods``: its own and the ones it inherits from project classes, the most derived of
+    each name; ``lineage``: the class and its project bases, most derived first, each with the
+    methods it defines (a method runs in the module of the class that defines it)."""
+
+    def __init__(self, ref: ClassRef, methods: dict[str, ast.AST], lineage: list | None = None) -> None:
         self.ref = ref
         self.methods = methods
+        self.lineage = lineage or [(ref, methods)]
+
+    def defining(self, fn: ast.AST) -> ClassRef:
+        """The class whose body defines ``fn``."""
+        for ref, methods in self.lineage:
+            if any(method is fn for method in methods.values()):
+                return ref
+        return self.ref
+
+    def next_method(self, lexical: ast.ClassDef, name: str) -> ast.AST | None:
+        """``super().<name>`` written in ``lexical``: the method of the first class after it in the
+        lineage that defines it (None: ``lexical`` is not in the lineage, or no class after it
+        defines ``name``)."""
+        position = next((i for i, (ref, _) in enumerate(self.lineage) if ref.node is lexical), None)
+        if position is None:
+            return None
+        for _, methods in self.lineage[position + 1 :]:
+            if name in methods:
+                return methods[name]
+        return None
 
 
 class InstancesMixin:
     """Instantiation of project classes that build vLLM engines."""
 
-    def _engine_class(self, ref: ClassRef) -> dict[str, ast.AST] | None:
-        """The methods of a class that builds an engine somewhere, or None."""
+    def _imported_base(self, path: str | None, name: str) -> list:
+        """A base class another module imported while its analysis could not follow the import."""
+        ref = self.project.imported_name(path, name) if path and self.project is not None else None
+        if not isinstance(ref, ClassRef) or not ref.path or not isinstance(ref.node, ast.ClassDef):
+            return []
+        owner = self.project.analysis_of(ref.path)
+        return [(owner, ref.node)] if owner is not None else []
+
+    def _engine_class(self, ref: ClassRef) -> _Instance | None:
+        """A new object of a class that builds an engine somewhere (in a method of its own or one it
+        inherits from a project class), or None."""
         key = id(ref.node)
         if key not in self._engine_classes:
-            methods = methods_of(ref.node) if isinstance(ref.node, ast.ClassDef) else {}
-            self._engine_classes[key] = methods if any(builds_engine(m) for m in methods.values()) else None
-        return self._engine_classes[key]
+            found = None
+            if isinstance(ref.node, ast.ClassDef):
+                lineage = self._class_lineage(ref)
+                methods: dict[str, ast.AST] = {}
+                for _, defined in reversed(lineage):
+                    methods.update(defined)
+                if any(builds_engine(m) for _, defined in lineage for m in defined.values()):
+                    found = (methods, lineage)
+            self._engine_classes[key] = found
+        found = self._engine_classes[key]
+        return _Instance(ref, *found) if found is not None else None
+
+    def _class_lineage(self, ref: ClassRef) -> list[tuple[ClassRef, dict[str, ast.AST]]]:
+        """The class and the chain of project classes it derives from (one base each, besides
+        ``object``/``ABC``), most derived first; it stops at a base that is not a project class
+        or at a class with several bases (``_construct_instance`` then needs an ``__init__``
+        of its own)."""
+        lineage = [(ref, methods_of(ref.node))]
+        owner = self if not ref.path or self.project is None else self.project.analysis_of(ref.path)
+        node = ref.node
+        while owner is not None and len(lineage) < 8:
+            bases = [b for b in node.bases if (b.id if isinstance(b, ast.Name) else getattr(b, "attr", None)) not in _EMPTY_BASES]
+            if len(bases) != 1:
+                break
+            found = owner._base_classes(bases[0])
+            if not found and owner is not self and isinstance(bases[0], ast.Name):
+                found = self._imported_base(owner.path, bases[0].id)
+            if len(found) != 1 or any(found[0][1] is r.node for r, _ in lineage):
+                break
+            owner, node = found[0]
+            lineage.append((ClassRef(node, path=None if owner is self else owner.path), methods_of(node)))
+        return lineage
 
     def _construct_instance(self, ref: ClassRef, call: ast.Call, remote: bool) -> bool:
         """Run ``__init__`` and the engine-building methods of ``ref`` for this call; False if not done."""
-        methods = self._engine_class(ref)
+        instance = self._engine_class(ref)
         if (
-            methods is None
+            instance is None
             or len(self._inline_stack) >= MAX_INLINE_DEPTH
             or self._inline_budget <= 0
             or ref.node in self._inline_stack
         ):
             return False
+        methods = instance.methods
         init = methods.get("__init__")
-        if init is None and any(not (isinstance(b, ast.Name) and b.id == "object") for b in ref.node.bases):
+        last = instance.lineage[-1][0].node
+        if init is None and any(
+            (b.id if isinstance(b, ast.Name) else getattr(b, "attr", None)) not in _EMPTY_BASES for b in last.bases
+        ):
             return False  # the constructor is inherited from a class we cannot see
         self._inline_budget -= 1
-        instance = _Instance(ref, methods)
         # An actor runs in its own process: it starts from the module's environment, not the caller's.
         env = self._entry_env(self.module_scope) if remote else (self.state.env, self.state.env_open)
         # The arguments are written here, in the caller: evaluated before the class's code runs.
@@ -98,8 +166,9 @@ class InstancesMixin:
                     if final is None:
                         return True  # every path raises: no object, no engine
                     shadows = _shadows_of(final)
+                building = {name for _, defined in instance.lineage for name, m in defined.items() if builds_engine(m)}
                 for name, method in methods.items():
-                    if name != "__init__" and builds_engine(method):
+                    if name != "__init__" and name in building:  # the most derived one runs
                         self._run_method(instance, method, self._unknown_parameters(method), shadows, env)
             finally:
                 self._inline_stack.pop()
@@ -111,10 +180,13 @@ class InstancesMixin:
         """One method of the instance, with ``self``'s attributes as ``shadows`` (the caller's own
         objects when ``share``, else copies); its final state and returns."""
         local, declared = self.summary.locals_of(fn)
-        scope = Scope("function", fn, self._defining_scope(instance.ref), local, declared, class_node=instance.ref.node)
+        defining = instance.defining(fn)  # an inherited method reads the names of its own module
+        scope = Scope("function", fn, self._defining_scope(defining), local, declared, class_node=instance.ref.node)
         names = dict(shadows) if share else _copied(shadows)
         names.update(bindings)
-        saved = (self.scope, self.state, self._returns, self._stopped, self._return_states)
+        saved = (self.scope, self.state, self._returns, self._stopped, self._return_states, self._foreign_path)
+        if defining is not instance.ref:
+            self._foreign_path = defining.path
         self.scope = scope
         self.state = State(names, dict(env[0]), env[1])
         if id(instance.ref.node) in self._known_ray_envs:
@@ -126,7 +198,7 @@ class InstancesMixin:
             final, returns = self._inlined_block(fn)
         finally:
             self._instances.pop()
-            self.scope, self.state, self._returns, self._stopped, self._return_states = saved
+            self.scope, self.state, self._returns, self._stopped, self._return_states, self._foreign_path = saved
         return final, returns
 
     def _inlined_block(self, fn: ast.AST) -> tuple[State | None, list]:
@@ -214,6 +286,11 @@ class InstancesMixin:
         current = self.scope.class_node
         if not isinstance(lexical, ast.ClassDef) or not isinstance(current, ast.ClassDef):
             return NOT_FOLLOWED
+        if self._instances and self._instances[-1].ref.node is current:
+            # An object under construction: the next class of its lineage, in whatever module.
+            method = self._instances[-1].next_method(lexical, call.func.attr)
+            if method is not None:
+                return self._follow_method(self._instances[-1], method, call)
         method = self._base_method(lexical, call.func.attr)
         if method is None:
             return NOT_FOLLOWED

@@ -328,6 +328,31 @@ class ProjectModules:
             cache.clear()
         self._calls = None
 
+    def imported_name(self, path: str, name: str) -> object:
+        """What ``from <module> import <name>`` at the top of a project module binds, looked up
+        now: a module analysed deeper than imports are followed (``MAX_IMPORT_DEPTH``) kept the
+        name unknown, and a class's bases read later may still be found."""
+        data = self._text(os.path.abspath(path))
+        if data is None:
+            return UNKNOWN
+        try:
+            from vllm_lint.sources import decode_python
+
+            tree = ast.parse(decode_python(data), filename=path)
+        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, LookupError):
+            return UNKNOWN
+        found = UNKNOWN
+        for node in tree.body:
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == name:
+                        module = self.find(path, node.module, node.level)
+                        found = self.name(module, alias.name) if module is not None else UNKNOWN
+            elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.Import)):
+                if _binds(node, name):
+                    found = UNKNOWN  # bound otherwise, later: not the import
+        return found
+
     def name(self, path: str, name: str) -> object:
         exports = self.exports(path)
         if exports is None:
@@ -341,6 +366,14 @@ class ProjectModules:
                 if os.path.isfile(candidate):
                     return ProjectModule(candidate)
         return UNKNOWN
+
+
+def _binds(node: ast.AST, name: str) -> bool:
+    if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return node.name == name
+    if isinstance(node, ast.Import):
+        return any((a.asname or a.name.split(".")[0]) == name for a in node.names)
+    return any(isinstance(t, ast.Name) and t.id == name for target in node.targets for t in ast.walk(target))
 
 
 class ClassBindings:

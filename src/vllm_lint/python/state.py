@@ -6,6 +6,7 @@ import ast
 from dataclasses import dataclass, field
 
 from vllm_lint.facts import ABSENT, Span
+from vllm_lint.python.deferred import DEFERRING_MODULES
 from vllm_lint.python.values import copy_value
 
 # Where each request method takes its SamplingParams: (positional index, keyword).
@@ -39,6 +40,7 @@ STD_MODULES = frozenset(
         "ray.runtime_env",
     }
     | {"subprocess", "asyncio", "dataclasses", "shlex", "sys"}
+    | DEFERRING_MODULES  # calls that call their first argument later (``deferred.py``)
 )
 _DICT_METHODS = frozenset(dir(dict))
 MAX_UNROLLED_ITEMS = 64  # a loop over a longer known sequence is analysed as a whole

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import re
 
+from vllm_lint.python.deferred import COPYING_SPELLINGS
+
 
 def is_generator(function: ast.AST) -> bool:
     """The function (or a function nested in it) yields.  Kept on the node: the analysis
@@ -199,8 +201,11 @@ class Touched(_ChainVisitor):
         {"update", "setdefault", "pop", "popitem", "clear", "append", "extend", "insert", "remove", "__setitem__"}
     )
 
-    def __init__(self, call_arguments: bool = True) -> None:
+    def __init__(self, call_arguments: bool = True, copying: frozenset[str] = frozenset()) -> None:
         self.names: set[str] = set()
+        # Calls whose arguments are pickled for another process (a launchpad node in a module that
+        # imports launchpad): they cannot change the caller's objects.
+        self.copying = copying
         # ``d["key"] = v`` with a literal key: only those keys of ``d`` change (unless ``d`` is in ``names``).
         self.literal_keys: dict[str, set[str]] = {}
         self.environ = False
@@ -209,6 +214,9 @@ class Touched(_ChainVisitor):
         # the names changed any other way: a list in ``grown - changed`` keeps the elements it had.
         self.grown: set[str] = set()
         self.changed: set[str] = set()
+        # Attributes of ``self`` stored to or changed in place (``self.llm = ...``,
+        # ``self.kwargs.update(...)``): only those, unless ``self`` itself is in ``names``.
+        self.self_attributes: set[str] = set()
 
     @property
     def grown_only(self) -> set[str]:
@@ -226,15 +234,22 @@ class Touched(_ChainVisitor):
         touched.names = self.names - names
         touched.literal_keys = {k: v for k, v in self.literal_keys.items() if k not in names}
         touched.environ = self.environ
+        touched.self_attributes = set(self.self_attributes)
         return touched
 
     def _base(self, node: ast.AST) -> None:
+        attribute = None
         while isinstance(node, (ast.Attribute, ast.Subscript)):
             if isinstance(node, ast.Attribute) and node.attr == "environ":
                 self.environ = True
                 return  # ``os.environ[...] = v`` changes the environment, not the name ``os``
+            if isinstance(node, ast.Attribute):
+                attribute = node.attr
             node = node.value
         if isinstance(node, ast.Name):
+            if node.id == "self" and attribute is not None:
+                self.self_attributes.add(attribute)  # ``self.kwargs[k] = v``: that attribute's object
+                return
             self.names.add(node.id)
             self.changed.add(node.id)
 
@@ -257,7 +272,10 @@ class Touched(_ChainVisitor):
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, (ast.Store, ast.Del)):
-            self._base(node.value)
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                self.self_attributes.add(node.attr)  # ``self.llm = ...`` rebinds that attribute only
+            else:
+                self._base(node.value)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
@@ -279,7 +297,8 @@ class Touched(_ChainVisitor):
         if isinstance(func, ast.Attribute) and func.attr in ("putenv", "unsetenv"):
             self.environ = True
         # Containers passed to calls may be changed by them.
-        if self.call_arguments:
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if self.call_arguments and name not in self.copying:
             # ``*args`` and ``**kwargs`` hand over copies: the callee cannot change the originals.
             for arg in list(node.args) + [k.value for k in node.keywords if k.arg is not None]:
                 if isinstance(arg, ast.Name):
@@ -299,8 +318,8 @@ class Touched(_ChainVisitor):
         return
 
 
-def touched_by(nodes: list[ast.AST], call_arguments: bool = True) -> Touched:
-    visitor = Touched(call_arguments)
+def touched_by(nodes: list[ast.AST], call_arguments: bool = True, copying: frozenset[str] = frozenset()) -> Touched:
+    visitor = Touched(call_arguments, copying)
     for node in nodes:
         visitor.visit(node)
     return visitor
@@ -466,6 +485,16 @@ class _SummaryCollector(Touched):
     visit_Nonlocal = visit_Global
 
 
+def _imports_module(tree: ast.Module, module: str) -> bool:
+    """The module imports ``module`` or one of its submodules, anywhere."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == module for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == module:
+            return True
+    return False
+
+
 class ModuleSummary:
     """Syntactic facts about a module, computed once and shared by the analysis passes."""
 
@@ -479,6 +508,8 @@ class ModuleSummary:
         # Every class of the module, in source order (the collector's walk fills it).
         self.classes: list[ast.ClassDef] = []
         self._touched: dict[int, Touched] = {}
+        self._tree = tree
+        self._copying_calls: frozenset[str] | None = None
         self._self_changes: dict[int, tuple[dict[str, set[str]], bool]] = {}
         collector = _SummaryCollector(self)
         collector.visit(tree)
@@ -519,14 +550,22 @@ class ModuleSummary:
             self._locals[key] = function_locals(node)
         return self._locals[key]
 
+    @property
+    def copying_calls(self) -> frozenset[str]:
+        """The spellings of calls that pickle their arguments (launchpad nodes, where the module
+        imports launchpad); looked for the first time a loop or a ``try`` asks."""
+        if self._copying_calls is None:
+            self._copying_calls = COPYING_SPELLINGS if _imports_module(self._tree, "launchpad") else frozenset()
+        return self._copying_calls
+
     def touched_by_loop(self, node: ast.AST, header: list[ast.AST]) -> Touched:
         key = id(node)
         if key not in self._touched:
-            self._touched[key] = touched_by(node.body + node.orelse + header)
+            self._touched[key] = touched_by(node.body + node.orelse + header, copying=self.copying_calls)
         return self._touched[key]
 
     def touched_by_block(self, node: ast.AST) -> Touched:
         key = id(node)
         if key not in self._touched:
-            self._touched[key] = touched_by(node.body)
+            self._touched[key] = touched_by(node.body, copying=self.copying_calls)
         return self._touched[key]

@@ -12,4 +12,6 @@ else:
 
 from inference.rollout.ray_engines import create_vllm_engines
 
-vllm_engines = create_vllm_engines(2, args.pretrain, True, LLMRayActor)
+# Without --async-train the factory starts LLMRayActor, whose __init__ reaches the keywords through
+# super().__init__ in its base class: the engine it builds for this call has no logprobs_mode.
+vllm_engines = create_vllm_engines(2, args.pretrain, True, LLMRayActor)  # expect: VLM105
