@@ -78,5 +78,5 @@ def read_file(path: str) -> bytes:
     size = info.st_size
     if size > MAX_FILE_BYTES:
         raise OSError(f"file too large ({size} bytes; limit {MAX_FILE_BYTES})")
-    with open(path, "rb") as handle:
+    with open(path, "rb", buffering=0) as handle:  # one read of the whole file: no buffer to fill first
         return handle.read()

@@ -14,40 +14,57 @@ from vllm_lint.versions import Version
 # settings written somewhere in the file, and every engine needs an import from
 # vllm: files without both are skipped unparsed.
 # The settings are sampling[_-]mask, trace[_-]replay, trace_decode_token_ids and
-# batch[_-]sharded[_-]sampling.  One regular expression without a literal prefix would try
-# every position of the file, so each alternative is guarded by a plain substring test
-# (``in`` is a fast search) and its pattern runs only on files that pass it.
-_GUARDS = (
-    # Identifiers, keys and flags only: "sampling mask" in prose is not a setting.
-    ("mask", re.compile(r"sampling[_-]mask")),
-    ("replay", re.compile(r"trace[_-]replay")),
-    ("sharded", re.compile(r"batch[_-]sharded[_-]sampling")),
-    ("trace_decode_token_ids", None),
-)
-_GUARDS_BYTES = tuple(
-    (fragment.encode(), None if pattern is None else re.compile(pattern.pattern.encode()))
-    for fragment, pattern in _GUARDS
-)
-# Any engine construction or server launch: every argument is checked against the schema.
-# Plain substring tests only (a regular expression scans the whole file); the launch
-# spellings only in files that contain "serve" at all.
-_LAUNCHES = ('"serve"', "'serve'", "openai.api_server")
-_LAUNCHES_BYTES = tuple(fragment.encode() for fragment in _LAUNCHES)
+# batch[_-]sharded[_-]sampling.  A substring test (``find``) is a fast search and a regular
+# expression without a literal prefix would try every position of the file, so each setting is
+# found through a word it holds ("sampling" or "trace": two searches for the four settings), and
+# only where that word stands is the rest of the setting matched.
+# Identifiers, keys and flags only: "sampling mask" in prose is not a setting.
+_AFTER_SAMPLING = re.compile(rb"[_-]mask")
+_BEFORE_SAMPLING = re.compile(rb"batch[_-]sharded[_-]")
+_AFTER_TRACE = re.compile(rb"[_-]replay|_decode_token_ids")
 
 
-def _builds_or_launches(source, llm, engine_args, serve, launches) -> bool:
-    if engine_args in source or _calls_llm(source, llm):
-        return True
-    return serve in source and any(fragment in source for fragment in launches)
-
-
-def _calls_llm(source, llm) -> bool:
-    """``LLM(`` not at the end of another name (``class AsyncLLM(``)."""
-    index = source.find(llm)
+def _mentions_setting(text: bytes) -> bool:
+    """A replay setting is written in ``text`` (which need not mention vllm)."""
+    index = text.find(b"sampling")
     while index >= 0:
-        if index == 0 or not (source[index - 1 : index].isalnum() or source[index - 1 : index] in ("_", b"_")):
+        if _AFTER_SAMPLING.match(text, index + 8) or (index >= 14 and _BEFORE_SAMPLING.fullmatch(text, index - 14, index)):
             return True
-        index = source.find(llm, index + 1)
+        index = text.find(b"sampling", index + 8)
+    index = text.find(b"trace")
+    while index >= 0:
+        if _AFTER_TRACE.match(text, index + 5):
+            return True
+        index = text.find(b"trace", index + 5)
+    return False
+
+
+def _builds_or_launches(source: bytes) -> bool:
+    """Any engine construction or server launch: every argument is checked against the schema."""
+    return b"EngineArgs(" in source or _calls_llm(source) or _launches_server(source)
+
+
+def _launches_server(source: bytes) -> bool:
+    """``"serve"``, ``'serve'`` or ``openai.api_server``: each occurrence of "serve" (one search)
+    is looked at where it stands."""
+    index = source.find(b"serve")
+    while index >= 0:
+        quote = source[index - 1 : index] if index else b""
+        if (quote in (b'"', b"'") and source[index + 5 : index + 6] == quote) or (
+            index >= 11 and source.startswith(b"openai.api_server", index - 11)
+        ):
+            return True
+        index = source.find(b"serve", index + 5)
+    return False
+
+
+def _calls_llm(source: bytes) -> bool:
+    """``LLM(`` not at the end of another name (``class AsyncLLM(``)."""
+    index = source.find(b"LLM(")
+    while index >= 0:
+        if index == 0 or not (source[index - 1 : index].isalnum() or source[index - 1 : index] == b"_"):
+            return True
+        index = source.find(b"LLM(", index + 1)
     return False
 
 
@@ -68,14 +85,6 @@ def forget_project_modules() -> None:
     """Drop the cache: a long-running host (the language server) reads the modules again."""
     global _project
     _project = None
-
-
-def _mentions_setting(text: bytes) -> bool:
-    """A replay setting is written in ``text`` (which need not mention vllm)."""
-    return any(
-        fragment in text and (pattern is None or pattern.search(text) is not None)
-        for fragment, pattern in _GUARDS_BYTES
-    )
 
 
 _STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec|__command__")
@@ -105,7 +114,7 @@ def needs_analysis(source: bytes, path: str | None) -> bool:
 
 def _may_be_relevant(source: bytes, path: str | None) -> bool:
     mentions_vllm = b"vllm" in source
-    if mentions_vllm and _builds_or_launches(source, b"LLM(", b"EngineArgs(", b"serve", _LAUNCHES_BYTES):
+    if mentions_vllm and _builds_or_launches(source):
         return True
     mentions_setting = _mentions_setting(source)
     if mentions_vllm and mentions_setting:

@@ -46,7 +46,7 @@ from vllm_lint.python.state import (
 )
 from vllm_lint.python.subprocesses import SUBPROCESS_CALLS, command_hook
 from vllm_lint.python.guards import catches_type_error
-from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler, vllm_world_arm
+from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler, nodes, vllm_world_arm
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
     Builtin,
@@ -821,7 +821,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             written: set[str] = set()
             for item in owner.body:
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name != "__init__":
-                    for node in ast.walk(item):
+                    for node in nodes(item):
                         if isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)):
                             written.add(node.attr)
             self._other_writes[key] = written
@@ -999,6 +999,16 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         self, slots: list[Slot | None], complete: list[bool], memo: dict, depth: int = 0, fresh: bool = False
     ) -> Slot:
         """One key of a dict (or field of an object) after a branch: ``None`` where a path did not set it."""
+        first = slots[0]
+        if first is not None and depth <= MAX_DEPTH and first.value is not MISSING and not isinstance(first.value, OneOf):
+            value, origin = first.value, first.origin
+            if all(
+                slot is not None and slot.value is value and (slot.origin is origin or slot.origin == origin)
+                for slot in slots
+            ):
+                # The same value written in the same place on every path (most keys a branch
+                # leaves alone): what the join below makes of it, without its cost.
+                return Slot(value, origin)
         present = [slot for slot in slots if slot is not None]
         if any(slot is None and not whole for slot, whole in zip(slots, complete)):
             return Slot(UNKNOWN, None)  # that path's dict may hold the key with any value

@@ -20,6 +20,7 @@ from vllm_lint.python.state import (
     span_of,
 )
 from vllm_lint.python.instances import builds_engine
+from vllm_lint.python.summary import nodes
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.subprocesses import container_dict
 from vllm_lint.python.values import (
@@ -274,11 +275,13 @@ class ExpressionsMixin:
         return UNKNOWN
 
     def _argv_written(self) -> bool:
-        """The module assigns or changes ``sys.argv`` (or ``argv``): then its arguments are the code's."""
-        written = getattr(self, "_argv_written_cache", None)
+        """The module assigns or changes ``sys.argv`` (or ``argv``): then its arguments are the code's.
+        Kept on the module's tree: every analysis of the module (its own, and each one that reads it
+        for another module) asks the same."""
+        written = getattr(self.tree, "_vllm_lint_argv_written", None)
         if written is None:
             written = False
-            for node in ast.walk(self.tree):
+            for node in nodes(self.tree):
                 target = None
                 if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -290,7 +293,7 @@ class ExpressionsMixin:
                 if target is not None:
                     written = True
                     break
-            self._argv_written_cache = written
+            self.tree._vllm_lint_argv_written = written
         return written
 
     def _eval_Dict(self, node: ast.Dict) -> DictObj:

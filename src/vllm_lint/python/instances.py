@@ -17,7 +17,7 @@ import ast
 
 import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import UNKNOWN, Span, Trace
-from vllm_lint.python.summary import is_generator
+from vllm_lint.python.summary import is_generator, nodes
 from vllm_lint.python.state import MAX_INLINE_DEPTH, SELF_SHADOW, Scope, SelfAttribute, State
 from vllm_lint.python.values import ClassRef, FunctionRef
 
@@ -33,7 +33,7 @@ def builds_engine(node: ast.AST) -> bool:
 
 
 def _mentions_known_class(node: ast.AST) -> bool:
-    for child in ast.walk(node):
+    for child in nodes(node):
         if isinstance(child, ast.Name) and child.id in symbols.KNOWN_CLASSES:
             return True
         if isinstance(child, ast.Attribute) and (child.attr in symbols.KNOWN_CLASSES or child.attr == "from_engine_args"):
