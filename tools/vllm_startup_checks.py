@@ -34,6 +34,9 @@ What is read, per release:
   ``create_engine_config`` (``data_parallel_external_lb = ...``) follows the method's own
   rewrites of arguments in order, and a field ``__post_init__`` assigns from arguments or
   the environment has that value in the "after" validators;
+* the same validators read again with the model's config as an input (``MODEL_FACTS``: vLLM's
+  expressions for facts of the checkpoint, named as ``vllm_lint/model_facts.py`` reads them):
+  the raises whose branches read one are ``<minor release>.model.json``, for VLM407;
 * two assumptions, about the platform and the model: vLLM's CUDA build on NVIDIA GPUs
   (``current_platform.is_cuda()`` is true, ``is_rocm()``/``is_tpu()``/... false), and a model
   that is not a speculators-format draft (``maybe_override_with_speculators`` hands the

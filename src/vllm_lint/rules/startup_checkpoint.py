@@ -28,6 +28,25 @@ The finding names the fact of the model and where it was read
 not know leaves the checks silent (`vllm-lint explain` says so), and so does a key the
 config does not write: a value that transformers' config class fills in is not read.
 
+Where the conditions come from: the attention-heads, expert-parallelism, multimodal-LoRA and
+the three decode-context-parallelism checks are vLLM's own conditions, generated from its
+source with the model's facts as inputs (`startup_data/<release>.model.json`, read only for an
+engine whose model is known; a fact the config does not say leaves them silent). The others
+are written here, over data generated from vLLM's source, because their conditions are not
+expressions of arguments and facts:
+
+* the derived length: vLLM runs a helper (`_get_and_verify_max_len`) over key lists, RoPE
+  parameters and the tokenizer's config;
+* the quantization file: `get_quant_config` looks up files of the checkpoint folder and builds
+  the method's class;
+* the routed-experts output: `VllmConfig.__post_init__` runs it after calls that hand the
+  config to other code (`set_platform_defaults(self)`), whose writes the generator cannot
+  bound; it reads the generated expert count (`num_experts`);
+* the KV-cache dtype: it compares with `model_config.dtype`, which `_resolve_auto_dtype`
+  computes from the `dtype` argument, the checkpoint's dtype, the model type and the GPU;
+* float16: `_check_valid_dtype` is a module helper handed the resolved dtype, outside the
+  config validators the generator reads.
+
 ## Why is this bad?
 vLLM reads the model's config when it builds the engine configuration and refuses to
 start, often minutes into a job on a GPU machine, after the weights' download.
@@ -52,7 +71,7 @@ No automatic fix: which value is meant is the user's choice.
 ## Versions
 Every release the data was generated from (0.29-0.34 today): the config keys, RoPE
 types, quantization methods and messages of each release are read from its source by
-`tools/vllm_checkpoint_checks.py`.
+`tools/vllm_checkpoint_checks.py`, the generated conditions by `tools/vllm_startup_checks.py`.
 """
 
 from __future__ import annotations
