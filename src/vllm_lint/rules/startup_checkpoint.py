@@ -361,7 +361,9 @@ def _attention_heads(checks: _Checks):
     size = _int(checks.value("tensor_parallel_size"))
     if not generated(checks, "attention_heads"):
         return
-    heads = _text(checks.model)["num_attention_heads"]
+    from vllm_lint.model_facts import read_fact
+
+    heads = read_fact(checks.model, "total_num_attention_heads", checks.data)[0]
     yield checks.finding(
         "tensor_parallel_size",
         size,
@@ -386,24 +388,23 @@ def _expert_parallel(checks: _Checks):
 def _routed_experts(checks: _Checks):
     if "aux_output" not in checks.data["checks"]:
         return
-    name = "enable_return_routed_experts"
-    if not checks.written(name):
-        if not checks.written("aux_output_config", "enable_return_routed_experts"):
-            return
-        name = "aux_output_config"
     # Not generated: VllmConfig.__post_init__ runs this check after calls that hand the config
     # to other code (``set_platform_defaults(self)``), whose writes the generator cannot bound.
     from vllm_lint.model_facts import read_fact
 
-    if checks.value(name) is not True and name == "enable_return_routed_experts":
-        return
-    if name == "aux_output_config":
+    name = "enable_return_routed_experts"
+    if checks.written(name) and checks.value(name) is True:
+        pass
+    elif checks.written("aux_output_config", "enable_return_routed_experts"):
         config = checks.arguments.fact("aux_output_config")
         inner = config.value.get("enable_return_routed_experts") if isinstance(config, Known) and isinstance(config.value, Mapping) else UNKNOWN
         if not (isinstance(inner, Known) and inner.value is True):
             return
-    if read_fact(checks.model, "num_experts", checks.data) != (0, None):
+        name = "aux_output_config"
+    else:
         return
+    if read_fact(checks.model, "num_experts", checks.data) != (0, None):
+        return  # the model has experts, or its count is not known
     yield checks.finding(name, True, _experts_fact(checks.model), "aux_output")
 
 
@@ -534,7 +535,7 @@ def _decode_context_parallel(checks: _Checks):
     from vllm_lint.model_facts import read_fact
 
     model = checks.model
-    (kv, key), heads = read_fact(model, "total_num_kv_heads", checks.data), _text(model)["num_attention_heads"]
+    (kv, key), (heads, _) = read_fact(model, "total_num_kv_heads", checks.data), read_fact(model, "total_num_attention_heads", checks.data)
     because = {
         "dcp_kv_heads": f"--tensor-parallel-size must exceed the model's {kv} KV heads",
         "dcp_maximum": f"over the {tp // kv} that {tp}-way tensor parallelism and {kv} KV heads allow",
