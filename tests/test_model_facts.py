@@ -274,3 +274,62 @@ def test_quantization_mismatch_of_a_declared_model(tmp_path, capsys):
     assert "quantized with awq" in out and "[tool.vllm-lint.models]" in out
     code, out = check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("my-org/qwen3-8b-awq", quantization="awq_marlin")\n')
     assert code == 0, out
+
+
+def test_generated_conditions_cover_the_checks_they_replace():
+    """Each release's checks over the model's config (startup_data/<release>.model.json) hold
+    the raises VLM407 evaluates with them, and record the model's facts they read."""
+    from vllm_lint.model_facts import MODEL_FACTS
+    from vllm_lint.rules.startup_checkpoint import _data
+    from vllm_lint.rules.startup_checks import _load_with_model
+
+    for key, release in _data().items():
+        generated = _load_with_model(key)
+        places = {(c["file"], c["line"]): c for c in generated["checks"]}
+        for name in ("attention_heads", "expert_parallel", "multimodal_loras", "dcp_kv_heads", "dcp_maximum", "dcp_query_heads"):
+            raised = release["checks"][name]
+            assert (raised["file"], raised["line"]) in places, (key, name)
+        for check in generated["checks"]:
+            assert check["model_facts"] and set(check["model_facts"]) <= set(MODEL_FACTS), check["model_facts"]
+
+
+def test_a_fact_the_config_does_not_write_leaves_the_generated_check_silent(tmp_path, capsys):
+    config = {k: v for k, v in LLAMA_CONFIG.items() if k != "num_attention_heads"}
+    folder = checkpoint(tmp_path / "headless", config)
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", tensor_parallel_size=3)\n')
+    assert code == 0, out
+    # Expert parallelism on a dense model reads the heads too (vLLM checks them first).
+    code, out = check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", enable_expert_parallel=True)\n')
+    assert code == 0, out
+
+
+def test_model_facts_as_vllm_reads_them():
+    from vllm_lint.model_facts import ModelFacts, read_fact
+    from vllm_lint.rules.startup_checkpoint import _data
+
+    release = _data()["0.34"]
+    llama = ModelFacts("m", LLAMA_CONFIG, "config.json")
+    assert read_fact(llama, "total_num_attention_heads", release) == (32, "num_attention_heads")
+    assert read_fact(llama, "total_num_kv_heads", release) == (8, "num_key_value_heads")
+    assert read_fact(llama, "num_experts", release) == (0, None)
+    assert read_fact(llama, "use_mla", release) == (False, None)
+    assert read_fact(llama, "is_multimodal_model", release) == (False, None)
+    assert read_fact(llama, "no_such_fact", release) is None
+    moe = ModelFacts("m", dict(LLAMA_CONFIG, model_type="qwen3_moe", architectures=["Qwen3MoeForCausalLM"], num_experts=128), "config.json")
+    assert read_fact(moe, "num_experts", release) == (128, "num_experts")
+    # A key that names experts vLLM does not read: a config class may count them otherwise.
+    other = ModelFacts("m", dict(LLAMA_CONFIG, moe_layer_freq=2), "config.json")
+    assert read_fact(other, "num_experts", release) is None
+    mla = ModelFacts("m", dict(LLAMA_CONFIG, model_type="deepseek_v2"), "config.json")
+    assert read_fact(mla, "use_mla", release) is None
+
+
+def test_no_model_reads_no_generated_conditions(tmp_path, capsys):
+    from vllm_lint.rules.startup_checks import _load_with_model
+
+    _load_with_model.cache_clear()
+    check(tmp_path, capsys, 'from vllm import LLM\nllm = LLM("some-org/unknown-model", tensor_parallel_size=3, enable_expert_parallel=True)\n')
+    assert _load_with_model.cache_info().currsize == 0
+    folder = checkpoint(tmp_path / "llama")
+    check(tmp_path, capsys, f'from vllm import LLM\nllm = LLM("{folder}", tensor_parallel_size=3)\n')
+    assert _load_with_model.cache_info().currsize == 1

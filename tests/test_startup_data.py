@@ -20,8 +20,10 @@ def lint(source: str, release: str):
 
 def test_each_release_has_its_file_and_the_index_lists_them():
     index = json.loads((DATA / "index.json").read_text())
-    files = sorted(p.stem for p in DATA.glob("*.json") if p.stem != "index")
+    files = sorted(p.stem for p in DATA.glob("*.json") if p.stem != "index" and not p.stem.endswith(".model"))
     assert sorted(index["releases"]) == files
+    # The checks that read the model's config too: one file per release beside it.
+    assert sorted(p.stem for p in DATA.glob("*.model.json")) == [f"{key}.model" for key in files]
     assert index["newest"] == max(files, key=lambda k: tuple(int(p) for p in k.split(".")))
     for key in files:
         data = json.loads((DATA / f"{key}.json").read_text())

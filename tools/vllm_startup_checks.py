@@ -34,6 +34,9 @@ What is read, per release:
   ``create_engine_config`` (``data_parallel_external_lb = ...``) follows the method's own
   rewrites of arguments in order, and a field ``__post_init__`` assigns from arguments or
   the environment has that value in the "after" validators;
+* the same validators read again with the model's config as an input (``MODEL_FACTS``: vLLM's
+  expressions for facts of the checkpoint, named as ``vllm_lint/model_facts.py`` reads them):
+  the raises whose branches read one are ``<minor release>.model.json``, for VLM407;
 * two assumptions, about the platform and the model: vLLM's CUDA build on NVIDIA GPUs
   (``current_platform.is_cuda()`` is true, ``is_rocm()``/``is_tpu()``/... false), and a model
   that is not a speculators-format draft (``maybe_override_with_speculators`` hands the
@@ -374,7 +377,7 @@ _READ_IN_PLACE: set = set()
 
 def _local_at(release, function: ast.FunctionDef, name: str, line: int):
     """A local's value (as an expression of arguments) at one line of an ``EngineArgs`` method."""
-    key = (id(release), id(function), name, line)
+    key = (id(release), id(function), name, line, _MODEL_MODE)
     if key not in _LOCALS_AT:
         _LOCALS_AT[key] = None
         ctx = Context(release, "EngineArgs")
@@ -437,6 +440,39 @@ CUDA_PLATFORM = {
     "current_platform.is_cpu": False,
     "current_platform.is_out_of_tree": False,
 }
+# The model's config as an input of the checks (``--model-facts`` files, see ``generate``):
+# vLLM's own expressions for facts of the checkpoint, by the name vllm-lint's model facts
+# (``vllm_lint/model_facts.py``, ``MODEL_FACTS``) give them.  ``{model}`` is the ModelConfig as
+# each function holds it: ``self`` in ModelConfig, ``self.model_config`` in VllmConfig, the
+# local ``model_config`` of ``EngineArgs.create_engine_config``.  A property of ModelConfig
+# made of these (``is_moe``: ``self.get_num_experts() > 0``) is read through them.
+MODEL_FACTS = {
+    "{model}.model_arch_config.total_num_attention_heads": "total_num_attention_heads",
+    "{model}.hf_text_config.num_attention_heads": "total_num_attention_heads",
+    "{model}.get_total_num_kv_heads()": "total_num_kv_heads",
+    "{model}.model_arch_config.total_num_kv_heads": "total_num_kv_heads",
+    "{model}.get_num_experts()": "num_experts",
+    "{model}.model_arch_config.num_experts": "num_experts",
+    "{model}.use_mla": "use_mla",
+    "{model}.is_multimodal_model": "is_multimodal_model",
+}
+MODEL_HOLDERS = {"ModelConfig": "self", "VllmConfig": "self.model_config", "EngineArgs": "model_config"}
+# Parameters of a ModelConfig validator that are the engine's config of their class
+# (``verify_with_parallel_config(self, parallel_config: ParallelConfig)``, which VllmConfig
+# calls with its own ``parallel_config``): read only with the model's facts.
+MODEL_PARAMETERS = {("ModelConfig", "verify_with_parallel_config"): {"parallel_config": "ParallelConfig"}}
+_MODEL_MODE = False  # set while the checks over the model's facts are read
+
+
+def _model_fact(ctx, node: ast.AST) -> dict | None:
+    """``{"model": FACT}`` where ``node`` is one of vLLM's expressions for a model fact."""
+    holder = MODEL_HOLDERS.get(ctx.cls or "")
+    if not _MODEL_MODE or holder is None or ctx.owner != "self":
+        return None
+    fact = MODEL_FACTS.get(ast.unparse(node).replace(holder, "{model}", 1) if ast.unparse(node).startswith(holder + ".") else "")
+    return {"model": fact} if fact is not None else None
+
+
 COMPARE = {
     ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
     ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
@@ -454,6 +490,7 @@ class Context:
         # named ``self.<field>`` (None: fields read as the arguments they start from).
         self.tracked: set | None = None
         self.depth = 0
+        self.parameters: dict[str, str] = {}  # a parameter that is the engine's config of a class
 
     def field(self, cls: str, name: str) -> dict:
         release = self.release
@@ -593,6 +630,15 @@ class Context:
         return self.field(cls, chain[0])
 
     def translate(self, node: ast.AST) -> dict:
+        fact = _model_fact(self, node) if isinstance(node, (ast.Attribute, ast.Call)) else None
+        if fact is not None:
+            return fact
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.parameters
+        ):
+            return self.field(self.parameters[node.value.id], node.attr)
         if isinstance(node, ast.Constant):
             return {"const": node.value}
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
@@ -849,6 +895,7 @@ class Walker:
         self.values: dict = {}  # (line, field) -> the value assigned, where it can be written
         self.stop_at: int | None = None  # record the locals when this line is reached
         self.locals_at_stop: dict | None = None
+        self.inlined_at: int | None = None  # the line of the call whose method is being read
 
     def run(self) -> list[dict]:
         self.block(self.function.body, [])
@@ -925,6 +972,17 @@ class Walker:
                 # ``self.custom_ops.append("+rotary_embedding")``: an assignment to the field.
                 self.assign(_mutation(stmt.value, self.ctx.owner), path)
             elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                inlined = _own_validator(self.ctx, stmt.value) if _MODEL_MODE else None
+                if inlined is not None:
+                    # ``self._verify_with_expert_parallelism()`` under the caller's branch: its
+                    # raises hold on this path only.
+                    where, self.where = self.where, f"{self.ctx.cls}.{inlined.name}"
+                    at, self.inlined_at = self.inlined_at, self.inlined_at or stmt.lineno
+                    start = len(self.assignments)
+                    self.block(inlined.body, path)
+                    self.where, self.inlined_at = where, at
+                    # What it assigns is assigned where the call is.
+                    self.assignments[start:] = [(stmt.lineno, field, guard) for _, field, guard in self.assignments[start:]]
                 # A call on the config object may change any field: later checks are unsure.
                 self.call(stmt.value, stmt.lineno)
 
@@ -1049,12 +1107,16 @@ class Walker:
         # An earlier raise that did not fire (its negation, marked): where what it reads may be
         # assigned between it and here, it is left out rather than the check: vLLM rejects
         # the configuration either way, only its first message may be the other one.
-        assigned = {field for line, field, _ in self.prior + self.assignments if line < stmt.lineno}
+        at = self.inlined_at or stmt.lineno  # an inlined method's raise: where the call is
+        assigned = {field for line, field, _ in self.prior + self.assignments if line < at}
         if "*" not in assigned:
             conditions = [
                 c for c in conditions
                 if not (isinstance(c, dict) and c.get("passed") and _fields_read(c, self.ctx) & assigned)
             ]
+        # The model's facts the raise's own branches read (an earlier raise that did not fire
+        # only orders the messages): a check is over the model where these are some.
+        own_facts = set().union(*(_model_facts_of(c) for c in conditions if not (isinstance(c, dict) and c.get("passed"))))
         conditions = [_unmarked(c) for c in conditions]
         if not conditions:
             return
@@ -1068,7 +1130,7 @@ class Walker:
         guards = []
         current: dict = {}  # field -> its value so far, as an expression
         for index, (line, field, guard_path) in enumerate(self.prior + self.assignments):
-            if line >= stmt.lineno:
+            if line >= at:
                 continue
             if field == "*":
                 return
@@ -1116,6 +1178,7 @@ class Walker:
                 "file": self.path,
                 "line": stmt.lineno,
                 "function": self.where,
+                **({"model_facts": sorted(own_facts)} if _MODEL_MODE else {}),
             }
         )
 
@@ -1303,6 +1366,30 @@ def _post_init_context(release: Release, cls: str) -> Context:
     return ctx
 
 
+def _own_validator(ctx: Context, call: ast.Call) -> ast.FunctionDef | None:
+    """The method of the object's own class a statement calls with no argument
+    (``self._verify_with_expert_parallelism()``), where it raises."""
+    info = ctx.release.classes.get(ctx.cls or "")
+    func = call.func
+    if info is None or call.args or call.keywords or not (isinstance(func, ast.Attribute) and _is_owner(func.value, ctx.owner)):
+        return None
+    method = info.methods.get(func.attr)
+    if method is None or len(method.args.args) != 1 or not any(isinstance(n, ast.Raise) for n in ast.walk(method)):
+        return None
+    return method
+
+
+def _called_by_own_methods(info: ClassInfo) -> set:
+    """Methods another method of the class calls as ``self.name()``: their raises hold where
+    the call runs (read there, with the model's facts), not on every start."""
+    called = set()
+    for function in info.methods.values():
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and _is_owner(node.func.value, "self"):
+                called.add(node.func.attr)
+    return called
+
+
 def _is_validator(function: ast.FunctionDef) -> bool:
     if function.name.startswith(VALIDATOR_PREFIXES):
         return True
@@ -1316,14 +1403,17 @@ def extract(release: Release) -> list[dict]:
             continue
         if not name.endswith("Config") and name != "EngineArgs":
             continue
+        called = _called_by_own_methods(info) if _MODEL_MODE else set()
         for function in info.methods.values():
             wanted = _is_validator(function) or (name == "EngineArgs" and function.name == "create_engine_config")
-            if not wanted:
+            if not wanted or function.name in called:
                 continue
             params = [a.arg for a in function.args.args[1:]]
-            if params and function.name not in ("__post_init__", "create_engine_config"):
+            parameters = MODEL_PARAMETERS.get((name, function.name), {}) if _MODEL_MODE else {}
+            if params and function.name not in ("__post_init__", "create_engine_config") and set(params) != set(parameters):
                 continue  # a validator reading values passed in: not arguments
             ctx = _post_init_context(release, name) if function.name == "__post_init__" else Context(release, name)
+            ctx.parameters = dict(parameters)
             walker = Walker(ctx, function, info.path, f"{name}.{function.name}")
             if function.name != "__post_init__" and "__post_init__" in info.methods:
                 # pydantic runs ``__post_init__`` before the "after" validators: what it
@@ -1555,6 +1645,23 @@ def _default_model_guard(post_init: ast.FunctionDef, owner: str) -> ast.expr | N
     return None
 
 
+def _keys_set(release: Release, function: ast.FunctionDef) -> dict:
+    """(line, argument) -> (key, value) for each ``self.<dict argument>.<key> = <value>`` of an
+    EngineArgs method whose value is written in arguments (``{"const": True}``)."""
+    found = {}
+    built = set(release.dict_built.values())
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Attribute) and _is_self_attr(target.value) and target.value.attr in built:
+                try:
+                    value = Context(release, "EngineArgs").translate(node.value)
+                except Untranslatable:
+                    continue
+                found[(node.lineno, target.value.attr)] = (target.attr, value)
+    return found
+
+
 def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
     engine = release.engine
     guards = []
@@ -1570,7 +1677,15 @@ def _guard_engine_rewrites(release: Release, check: dict) -> dict | None:
         used = used | _keys_read(check["when"])
         walker = Walker(Context(release, "EngineArgs"), function, "", name)
         walker.run()
-        for _, field, path in walker.assignments:
+        keys_set = _keys_set(release, function) if _MODEL_MODE else {}
+        for line, field, path in walker.assignments:
+            if (line, field) in keys_set and _guard(path) is not None:
+                # ``if self.enable_return_routed_experts: self.aux_output_config.enable_return_routed_experts
+                # = True``: the key is that value where the branch ran.
+                key, value = keys_set[(line, field)]
+                node = {"arg": field, "key": key}
+                check = dict(check, when=_replace(check["when"], {json.dumps(node, sort_keys=True): {"op": "if", "args": [_guard(path), value, node]}}))
+                continue
             if field in used:
                 guard = _guard(path)
                 if guard is None:
@@ -1629,22 +1744,55 @@ def _intern(expr, nodes: list, seen: dict, done: dict | None = None):
     return done[id(expr)][1]
 
 
+def _model_facts_of(expr) -> set:
+    return {e["model"] for e in _walk_expr(expr) if isinstance(e, dict) and "model" in e}
+
+
+def extract_with_model(release: Release, argument_checks: list[dict]) -> list[dict]:
+    """The checks whose conditions read the model's config too: the validators read again with
+    ``MODEL_FACTS`` as inputs (and the ModelConfig validators that take the parallel config);
+    kept are the raises the argument checks do not hold whose conditions read a model fact."""
+    global _MODEL_MODE
+    _MODEL_MODE = True
+    try:
+        found = extract(release)
+    finally:
+        _MODEL_MODE = False
+    held = {(c["file"], c["line"]) for c in argument_checks}
+    kept = []
+    for check in found:
+        if not check["model_facts"]:
+            continue
+        # The argument checks hold this raise too (read without the model, its facts unknown):
+        # the checker reports it once.
+        check["argument_check"] = (check["file"], check["line"]) in held
+        check["model_facts"] = sorted(_model_facts_of(check["when"]))
+        kept.append(check)
+    return kept
+
+
+def _finish(release: Release, checks: list[dict]) -> dict:
+    for check in checks:
+        check.setdefault("llm_only", False)
+        check.setdefault("serve_only", False)
+    entry = {"release": release.version, **arguments_of(release, checks)}
+    nodes: list = []
+    for check in checks:
+        check["when"] = _intern(check["when"], nodes, {})
+    return {**entry, "nodes": nodes, "checks": checks}
+
+
 def generate(versions: list[str]) -> dict:
-    releases = {}
+    releases, with_model = {}, {}
     for version in versions:
         wheel = vllm_schema.find_wheel(version)
         release = Release(version, read_sources(wheel))
         checks = extract(release)
-        for check in checks:
-            check.setdefault("llm_only", False)
-            check.setdefault("serve_only", False)
+        model_checks = extract_with_model(release, checks)
         key = ".".join(version.split(".")[:2])
-        entry = {"release": version, **arguments_of(release, checks)}
-        nodes: list = []
-        for check in checks:
-            check["when"] = _intern(check["when"], nodes, {})
-        releases[key] = {**entry, "nodes": nodes, "checks": checks}
-    return {"generated_by": "tools/vllm_startup_checks.py", "releases": releases}
+        releases[key] = _finish(release, checks)
+        with_model[key] = _finish(release, model_checks)
+    return {"generated_by": "tools/vllm_startup_checks.py", "releases": releases, "with_model": with_model}
 
 
 def _key(version: str) -> tuple:
@@ -1671,6 +1819,9 @@ def files_of(data: dict) -> dict[str, str]:
             text = " ".join(item["message"].format(*("{" + f["text"] + "}" for f in item["fields"])).split())
             if [item["file"], text] not in messages:
                 messages.append([item["file"], text])
+    for key, entry in data.get("with_model", {}).items():
+        # Read by VLM407 only, and only for an engine whose model vllm-lint knows.
+        files[f"{key}.model.json"] = json.dumps({"generated_by": data["generated_by"], **entry}, separators=(",", ":"), default=repr) + "\n"
     index = {"generated_by": data["generated_by"], "releases": ordered, "newest": ordered[-1] if ordered else None, "messages": messages}
     files["index.json"] = json.dumps(index, indent=1) + "\n"
     return files

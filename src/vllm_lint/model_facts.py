@@ -269,3 +269,110 @@ def describe(engine, env=None) -> dict:
 def known_models() -> dict:
     """The table of known models: model id -> {"config", "source"}."""
     return _table()
+
+
+# ---------------------------------------------------------------------------------------------
+# The facts the generated start-up checks read (``{"model": NAME}`` in ``startup_data/
+# <release>.model.json``; ``MODEL_FACTS`` of ``tools/vllm_startup_checks.py`` names vLLM's
+# expressions for them).  Each reader takes the model and what vLLM's release says of configs
+# (its entry of ``rules/checkpoint_data.json``: the spellings of the counts, the model types
+# with a converter of their own, the registry's architectures) and gives ``(value, key)``, the
+# key of config.json the value was read from (None where no single key says it), or None where
+# the config does not say it as vLLM reads it.
+
+
+def own_converter(model: ModelFacts, release: dict) -> bool:
+    """The model type has a converter of its own in vLLM: its facts are not the plain keys."""
+    own = set(release.get("own_convertors", ()))
+    types = {model.model_type}
+    text = model.text_config
+    if isinstance(text, dict) and isinstance(text.get("model_type"), str):
+        types.add(text["model_type"])
+    return bool(types & own)
+
+
+def _number(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _plain_text_config(model: ModelFacts, release: dict) -> dict | None:
+    """``hf_text_config`` where vLLM reads the facts from its plain keys."""
+    text = model.text_config
+    return None if text is None or own_converter(model, release) else text
+
+
+def _attention_heads(model: ModelFacts, release: dict):
+    """``model_arch_config.total_num_attention_heads`` (``hf_text_config.num_attention_heads``)."""
+    text = _plain_text_config(model, release)
+    value = _number(text.get("num_attention_heads")) if text is not None else None
+    return (value, "num_attention_heads") if value is not None else None
+
+
+def _kv_heads(model: ModelFacts, release: dict):
+    """``get_total_num_kv_heads()``: the first spelling vLLM reads that the config writes (a
+    config without one falls back to a default of its class's, which is not read)."""
+    text = _plain_text_config(model, release)
+    if text is None:
+        return None
+    for key in release.get("aliases", {}).get("total_num_kv_heads", ()):
+        value = _number(text.get(key))
+        if value is not None:
+            return value, key
+    return None
+
+
+def _experts(model: ModelFacts, release: dict):
+    """``get_num_experts()``: 0 where the model certainly has none (no key of its config names
+    experts or MoE, in the spellings vLLM reads or any other a config class might default, and
+    no per-block configs), the count where a spelling vLLM reads writes one."""
+    text = _plain_text_config(model, release)
+    aliases = release.get("aliases", {}).get("num_experts")
+    if text is None or not aliases or model.architectures is None:
+        return None
+    for key in aliases:
+        if key in text:  # the first spelling the config writes is the one vLLM reads
+            value = _number(text[key])
+            return (value, key) if value is not None and value > 0 else None
+    for config in (model.config, text):
+        if any("expert" in key or "moe" in key.lower() for key in config) or config.get("block_configs"):
+            return None
+    return 0, None
+
+
+def _multi_head_latent_attention(model: ModelFacts, release: dict):
+    """``use_mla``: False where neither config writes ``kv_lora_rank`` and the model type is not
+    one of DeepSeek's or Kimi's (whose config classes may default it); otherwise not read."""
+    text = _plain_text_config(model, release)
+    if text is None:
+        return None
+    types = " ".join(filter(None, (model.model_type, text.get("model_type") if isinstance(text.get("model_type"), str) else None)))
+    if "kv_lora_rank" in text or "kv_lora_rank" in model.config or any(word in types for word in ("deepseek", "kimi")):
+        return None
+    return False, None
+
+
+def _multimodal(model: ModelFacts, release: dict):
+    """``is_multimodal_model``: False where every architecture is one the registry lists as a
+    text generator and not as multimodal (a multimodal one may be run text-only: not read)."""
+    architectures = model.architectures
+    text_only = set(release.get("text_architectures", ()))
+    multimodal = set(release.get("multimodal_architectures", ()))
+    if architectures and all(a in text_only and a not in multimodal for a in architectures):
+        return False, None
+    return None
+
+
+MODEL_FACTS = {
+    "total_num_attention_heads": _attention_heads,
+    "total_num_kv_heads": _kv_heads,
+    "num_experts": _experts,
+    "use_mla": _multi_head_latent_attention,
+    "is_multimodal_model": _multimodal,
+}
+
+
+def read_fact(model: ModelFacts, name: str, release: dict):
+    """``(value, key)`` of one fact, or None where it is not known (a fact vllm-lint does not
+    read is not known either)."""
+    reader = MODEL_FACTS.get(name)
+    return reader(model, release) if reader is not None else None

@@ -35,6 +35,25 @@ The finding names the fact of the model and where it was read
 not know leaves the checks silent (`vllm-lint explain` says so), and so does a key the
 config does not write: a value that transformers' config class fills in is not read.
 
+Where the conditions come from: the attention-heads, expert-parallelism, multimodal-LoRA and
+the three decode-context-parallelism checks are vLLM's own conditions, generated from its
+source with the model's facts as inputs (`startup_data/<release>.model.json`, read only for an
+engine whose model is known; a fact the config does not say leaves them silent). The others
+are written here, over data generated from vLLM's source, because their conditions are not
+expressions of arguments and facts:
+
+* the derived length: vLLM runs a helper (`_get_and_verify_max_len`) over key lists, RoPE
+  parameters and the tokenizer's config;
+* the quantization file: `get_quant_config` looks up files of the checkpoint folder and builds
+  the method's class;
+* the routed-experts output: `VllmConfig.__post_init__` runs it after calls that hand the
+  config to other code (`set_platform_defaults(self)`), whose writes the generator cannot
+  bound; it reads the generated expert count (`num_experts`);
+* the KV-cache dtype: it compares with `model_config.dtype`, which `_resolve_auto_dtype`
+  computes from the `dtype` argument, the checkpoint's dtype, the model type and the GPU;
+* float16: `_check_valid_dtype` is a module helper handed the resolved dtype, outside the
+  config validators the generator reads.
+
 ## Why is this bad?
 vLLM reads the model's config when it builds the engine configuration and refuses to
 start, often minutes into a job on a GPU machine, after the weights' download.
@@ -59,7 +78,8 @@ No automatic fix: which value is meant is the user's choice.
 ## Versions
 Every release the data was generated from (0.29-0.34 today): the config keys, RoPE
 types, quantization methods, their override hooks and the messages of each release are
-read from its source by `tools/vllm_checkpoint_checks.py`.
+read from its source by `tools/vllm_checkpoint_checks.py`, the generated conditions by
+`tools/vllm_startup_checks.py`.
 """
 
 from __future__ import annotations
@@ -94,7 +114,7 @@ class _Checks:
     def __init__(self, facts, version, model, data) -> None:
         from vllm_lint.rules.startup_checks import Arguments, _release_data
 
-        self.facts, self.model, self.data = facts, model, data
+        self.facts, self.model, self.data, self.version = facts, model, data, version
         startup = _release_data(version)
         self.arguments = Arguments(facts, version, startup) if startup is not None else None
         self.release = data["release"].rsplit(".", 1)[0]
@@ -143,6 +163,40 @@ class _Checks:
         return from_other_file(finding, origin) if self.facts.source == "command-line" else finding
 
 
+def generated(checks: _Checks, name: str) -> bool:
+    """Whether the generated condition of the raise ``checkpoint_data.json`` names ``name`` (the
+    check of ``startup_data/<release>.model.json`` at the same file and line) certainly holds
+    for the engine's arguments and the model's facts; False where the release has no such check,
+    where a fact it reads is not known, and where the argument checks (VLM401-VLM406) already
+    report that raise."""
+    from vllm_lint.model_facts import read_fact
+    from vllm_lint.rules.startup_checks import Arguments, Evaluator, _release_data, model_release_data
+
+    raised = checks.data["checks"].get(name)
+    data = model_release_data(checks.version)
+    if raised is None or data is None or checks.model is None:
+        return False
+    item = next((c for c in data["checks"] if c["file"] == raised["file"] and c["line"] == raised["line"]), None)
+    if item is None:
+        return False
+    arguments = Arguments(checks.facts, checks.version, data)
+    if not arguments.usable:
+        return False
+
+    def fact(fact_name):
+        found = read_fact(checks.model, fact_name, checks.data)
+        return UNKNOWN if found is None else found[0]
+
+    if Evaluator(arguments.lookup, data["nodes"], arguments.env, arguments.builds, fact).value(item["when"]) is not True:
+        return False
+    if item.get("argument_check") and checks.arguments is not None:
+        startup = _release_data(checks.version)
+        same = next((c for c in startup["checks"] if c["file"] == item["file"] and c["line"] == item["line"]), None)
+        if same is not None and Evaluator(checks.arguments.lookup, startup["nodes"], checks.arguments.env, checks.arguments.builds).value(same["when"]) is True:
+            return False  # reported by the argument checks
+    return True
+
+
 def _text(model) -> dict | None:
     """The language model's config, where vLLM reads it as the plain keys (no converter of its own)."""
     text = model.text_config
@@ -152,12 +206,9 @@ def _text(model) -> dict | None:
 
 
 def _own_converter(model, data) -> bool:
-    own = set(data.get("own_convertors", ()))
-    types = {model.model_type}
-    text = model.text_config
-    if isinstance(text, dict) and isinstance(text.get("model_type"), str):
-        types.add(text["model_type"])
-    return bool(types & own)
+    from vllm_lint.model_facts import own_converter
+
+    return own_converter(model, data)
 
 
 def _int(value):
@@ -316,31 +367,17 @@ def _attention_heads(checks: _Checks):
     if "attention_heads" not in checks.data["checks"] or not checks.written("tensor_parallel_size"):
         return
     size = _int(checks.value("tensor_parallel_size"))
-    text = _text(checks.model)
-    if size is None or size <= 0 or text is None or _own_converter(checks.model, checks.data):
+    if not generated(checks, "attention_heads"):
         return
-    heads = _int(text.get("num_attention_heads"))
-    if heads is None or heads % size == 0:
-        return
+    from vllm_lint.model_facts import read_fact
+
+    heads = read_fact(checks.model, "total_num_attention_heads", checks.data)[0]
     yield checks.finding(
         "tensor_parallel_size",
         size,
         lambda source: f"{heads} attention heads are not divisible by it ({checks.model.where('num_attention_heads', source)})",
         "attention_heads",
     )
-
-
-def _dense(model, data) -> bool:
-    """The model certainly has no experts: no key of its config names experts or MoE (the
-    spellings vLLM reads, or any other a config class might default), and no per-block configs."""
-    text = _text(model)
-    if text is None or _own_converter(model, data):
-        return False
-    for config in (model.config, text):
-        if any("expert" in key or "moe" in key.lower() for key in config) or config.get("block_configs"):
-            return False
-    aliases = data.get("aliases", {}).get("num_experts")
-    return bool(aliases) and model.architectures is not None
 
 
 def _experts_fact(model):
@@ -351,7 +388,7 @@ def _experts_fact(model):
 def _expert_parallel(checks: _Checks):
     if "expert_parallel" not in checks.data["checks"] or not checks.written("enable_expert_parallel"):
         return
-    if checks.value("enable_expert_parallel") is not True or not _dense(checks.model, checks.data):
+    if not generated(checks, "expert_parallel"):
         return
     yield checks.finding("enable_expert_parallel", True, _experts_fact(checks.model), "expert_parallel")
 
@@ -359,6 +396,10 @@ def _expert_parallel(checks: _Checks):
 def _routed_experts(checks: _Checks):
     if "aux_output" not in checks.data["checks"]:
         return
+    # Not generated: VllmConfig.__post_init__ runs this check after calls that hand the config
+    # to other code (``set_platform_defaults(self)``), whose writes the generator cannot bound.
+    from vllm_lint.model_facts import read_fact
+
     name = "enable_return_routed_experts"
     if checks.written(name) and checks.value(name) is True:
         pass
@@ -370,8 +411,8 @@ def _routed_experts(checks: _Checks):
         name = "aux_output_config"
     else:
         return
-    if not _dense(checks.model, checks.data):
-        return
+    if read_fact(checks.model, "num_experts", checks.data) != (0, None):
+        return  # the model has experts, or its count is not known
     yield checks.finding(name, True, _experts_fact(checks.model), "aux_output")
 
 
@@ -488,14 +529,9 @@ def _quantization(checks: _Checks):
 def _multimodal_loras(checks: _Checks):
     if "multimodal_loras" not in checks.data["checks"] or not checks.written("default_mm_loras"):
         return
-    loras = checks.value("default_mm_loras")
-    if not (isinstance(loras, Mapping) and loras.truthy() is True) and not (isinstance(loras, dict) and loras):
+    if not generated(checks, "multimodal_loras"):
         return
     architectures = checks.model.architectures
-    text_only = set(checks.data.get("text_architectures", ()))
-    multimodal = set(checks.data.get("multimodal_architectures", ()))
-    if not architectures or not all(a in text_only and a not in multimodal for a in architectures):
-        return
     yield checks.finding(
         "default_mm_loras",
         True,
@@ -554,48 +590,30 @@ def _float16(checks: _Checks):
     )
 
 
-def _kv_heads(model, data):
-    """(count, key) of the KV heads the config writes, in the spellings vLLM reads; None."""
-    text = _text(model) or {}
-    for key in data.get("aliases", {}).get("total_num_kv_heads", ()):
-        value = _int(text.get(key))
-        if value is not None:
-            return value, key
-    return None
-
-
 def _decode_context_parallel(checks: _Checks):
     """Decode context parallelism on a model without MLA: its KV heads bound the sizes."""
     names = ("dcp_kv_heads", "dcp_maximum", "dcp_query_heads")
     if not all(name in checks.data["checks"] for name in names) or not checks.written("decode_context_parallel_size"):
         return
     dcp, tp = _int(checks.value("decode_context_parallel_size")), _int(checks.value("tensor_parallel_size"))
-    model, text = checks.model, _text(checks.model)
-    if dcp is None or tp is None or dcp <= 1 or tp <= 0 or text is None or _own_converter(model, checks.data):
-        return
-    # Multi-head latent attention (DeepSeek's) is checked otherwise; a config class may default
-    # its kv_lora_rank, so a DeepSeek or Kimi model type is not certainly without it.
-    model_types = " ".join(filter(None, (model.model_type, text.get("model_type"))))
-    if "kv_lora_rank" in text or "kv_lora_rank" in model.config or any(word in model_types for word in ("deepseek", "kimi")):
-        return
-    found, heads = _kv_heads(model, checks.data), _int(text.get("num_attention_heads"))
-    if found is None or heads is None or found[0] <= 0:
-        return
-    kv, key = found
     pcp = _int(checks.value("prefill_context_parallel_size"))
-    if pcp is None or pcp <= 0:
+    if dcp is None or tp is None or pcp is None or tp <= 0 or dcp <= 0 or pcp <= 0:
         return
-    # vLLM rejects these earlier, for the sizes alone (VLM401) or for the attention heads.
-    if (tp % dcp if pcp == 1 else dcp not in (1, pcp, tp * pcp)) or heads % tp:
+    # vLLM's ParallelConfig rejects these sizes first, for the sizes alone (VLM401 says so).
+    if tp % dcp if pcp == 1 else dcp not in (1, pcp, tp * pcp):
         return
-    if tp <= kv:
-        because, check = f"--tensor-parallel-size must exceed the model's {kv} KV heads", "dcp_kv_heads"
-    elif dcp > tp // kv:
-        because, check = f"over the {tp // kv} that {tp}-way tensor parallelism and {kv} KV heads allow", "dcp_maximum"
-    elif (heads // kv) % dcp:
-        because, check = f"the model's {heads // kv} query heads per KV head are not divisible by it", "dcp_query_heads"
-    else:
+    check = next((name for name in names if generated(checks, name)), None)
+    if check is None:
         return
+    from vllm_lint.model_facts import read_fact
+
+    model = checks.model
+    (kv, key), (heads, _) = read_fact(model, "total_num_kv_heads", checks.data), read_fact(model, "total_num_attention_heads", checks.data)
+    because = {
+        "dcp_kv_heads": f"--tensor-parallel-size must exceed the model's {kv} KV heads",
+        "dcp_maximum": f"over the {tp // kv} that {tp}-way tensor parallelism and {kv} KV heads allow",
+        "dcp_query_heads": f"the model's {heads // kv} query heads per KV head are not divisible by it",
+    }[check]
     yield checks.finding(
         "decode_context_parallel_size", dcp, lambda source: f"{because} ({model.where(key, source)})", check
     )

@@ -55,6 +55,22 @@ def _load(key: str) -> dict:
     return data
 
 
+@cache
+def _load_with_model(key: str) -> dict | None:
+    path = os.path.join(_DATA, key + ".model.json")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def model_release_data(version) -> dict | None:
+    """The checks whose conditions read the model's config too (``<release>.model.json``),
+    for VLM407: read only for an engine whose model is known."""
+    key = "%d.%d" % version.release
+    return _load_with_model(key) if key in _index()["releases"] else None
+
+
 def _release_data(version) -> dict | None:
     """The checks of the release a file runs on (a release newer than the newest known one
     has the newest's); None for a release the data does not have."""
@@ -134,8 +150,9 @@ class Given:
 class Evaluator:
     """The value of a check's expression for one engine's arguments."""
 
-    def __init__(self, lookup, nodes=(), env=None, builds=None) -> None:
+    def __init__(self, lookup, nodes=(), env=None, builds=None, model=None) -> None:
         self.lookup = lookup  # (argument, key or None, default from the expression) -> value
+        self.model = model  # a fact of the model's config (``{"model": NAME}``) -> its value, UNKNOWN
         self.builds = builds  # argument -> whether vLLM builds the config it holds (None: unknown)
         self.env = env  # (an ``{"env": ...}`` expression) -> the variable's value as vLLM reads it
         self.nodes = nodes  # the release's shared operations, by index
@@ -160,6 +177,8 @@ class Evaluator:
             return UNKNOWN
         if "env" in expr:
             return self.env(expr) if self.env is not None else UNKNOWN
+        if "model" in expr:
+            return self.model(expr["model"]) if self.model is not None else UNKNOWN
         if "arg" in expr:
             value = self.lookup(expr["arg"], expr.get("key"), expr.get("default", ABSENT))
             return Factory() if isinstance(value, dict) and "factory" in value else value
