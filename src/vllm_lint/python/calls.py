@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 
 import vllm_lint.python.symbols as symbols
-from vllm_lint.facts import UNKNOWN, Trace, moved
+from vllm_lint.facts import ABSENT, UNKNOWN, Trace, moved
 from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import (
     DATACLASS_DECORATORS,
@@ -596,12 +596,15 @@ class CallsMixin:
                     # Keys we have not seen may override everything written so far.
                     target.items = {}
                     target.complete = False
-                if Trace.active and hasattr(node, "lineno"):
-                    step = self._trace_step("merged", node)
-                    for key, slot in source.items.items():
-                        target.items[key] = Slot(slot.value, moved(slot.origin, step))
-                    continue
+                step = self._trace_step("merged", node) if Trace.active and hasattr(node, "lineno") else None
                 for key, slot in source.items.items():
+                    if step is not None:
+                        slot = Slot(slot.value, moved(slot.origin, step))
+                    earlier = target.items.get(key)
+                    if earlier is not None and _maybe_absent(slot.value):
+                        # A key the source may lack leaves the earlier value on those paths.
+                        joined = OneOf.of([*_present_options(slot.value), (earlier.value, earlier.origin)])
+                        slot = Slot(joined, slot.origin or earlier.origin)
                     target.items[key] = slot
             else:
                 target.items = {}
@@ -843,6 +846,14 @@ def truthiness_of(value: object) -> object:
     if isinstance(value, DictObj) and not value.items and value.complete:
         return False
     return UNKNOWN
+
+
+def _maybe_absent(value: object) -> bool:
+    return isinstance(value, OneOf) and any(option is ABSENT for option, _ in value.options)
+
+
+def _present_options(value: OneOf) -> list[tuple[object, object]]:
+    return [(option, origin) for option, origin in value.options if option is not ABSENT]
 
 
 def as_dict(value: object, depth: int = 0) -> object:
