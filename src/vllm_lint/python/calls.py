@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import vllm_lint.python.symbols as symbols
 from vllm_lint.facts import ABSENT, UNKNOWN, Trace, moved
+from vllm_lint.python.expressions import is_fields_view
 from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import (
     DATACLASS_DECORATORS,
@@ -78,6 +79,7 @@ class CallsMixin:
             if result is not NOT_FOLLOWED:
                 self._followed_self_call = True
                 return result
+        self._mark_consumed_at_once([*node.args, *(keyword.value for keyword in node.keywords)])
         func = self._eval(node.func)
         if isinstance(func, VllmClass):
             return self._construct(func.name, node)
@@ -354,6 +356,8 @@ class CallsMixin:
             self.state.env_open = True
 
     def _builtin_call(self, name: str, node: ast.Call) -> object:
+        if name == "vars" and is_fields_view(node):
+            return self._fields_view(self._eval(node.args[0]), node)
         if name == "dict":
             result = DictObj()
             sources = []
