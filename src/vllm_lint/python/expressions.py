@@ -523,31 +523,37 @@ class ExpressionsMixin:
         """An f-string of known values (``f"--{key}"``); formatting reads, it does not change."""
         parts: list[str] | None = []
         prefix: str | None = None
+        pieces: list[str | None] | None = []  # the text, None for each unknown value
         for part in node.values:
             if isinstance(part, ast.Constant) and isinstance(part.value, str):
                 if parts is not None:
                     parts.append(part.value)
+                if pieces is not None:
+                    pieces.append(part.value)
                 continue
             if not isinstance(part, ast.FormattedValue):
-                parts = None
+                parts = pieces = None
                 continue
             value = self._eval(part.value)
             if part.format_spec is not None:
                 self._eval(part.format_spec)
-            if (
-                parts is None
-                or part.format_spec is not None
-                or part.conversion not in (-1, ord("s"), ord("r"))
-                or not isinstance(value, (str, int, float, bool, type(None)))
-            ):
+            known = (
+                part.format_spec is None
+                and part.conversion in (-1, ord("s"), ord("r"))
+                and isinstance(value, (str, int, float, bool, type(None)))
+            )
+            text = (repr(value) if part.conversion == ord("r") else str(value)) if known else None
+            if pieces is not None:
+                pieces.append(text)
+            if parts is None or text is None:
                 if parts and prefix is None:
                     prefix = "".join(parts)  # ``f"--port={port}"``: the start is certain
                 parts = None
                 continue
-            parts.append(repr(value) if part.conversion == ord("r") else str(value))
+            parts.append(text)
         if parts is not None:
             return "".join(parts)
-        return Prefixed(prefix) if prefix else UNKNOWN
+        return Prefixed(prefix, tuple(pieces) if pieces is not None else None) if prefix else UNKNOWN
 
     def _eval_Lambda(self, node: ast.Lambda) -> object:
         return UNKNOWN  # its body runs later, with parameters we cannot know
