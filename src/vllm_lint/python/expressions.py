@@ -321,29 +321,6 @@ class ExpressionsMixin:
             self._argv_written_cache = written
         return written
 
-    def _fields_view(self, obj: object, node: ast.AST) -> object:
-        """``obj.__dict__`` or ``vars(obj)`` of vLLM's ``EngineArgs``: its own attribute dict,
-        which holds its fields as ``dataclasses.asdict`` does (``LLM(**vars(engine_args))``, as
-        vLLM's benchmarks build engines).  It is a live view of the object: read as a copy only
-        where it is consumed at once (spread into a call or a dict, or handed to a call) or the
-        object is a temporary nothing else holds; elsewhere a later change on either side would
-        be missed, so the object is handed over (unknown from then on).  Other instances stay
-        unknown: with slots (attrs' default, ``NamedTuple``) they have no ``__dict__``, and a
-        plain class's attributes are not in it."""
-        from vllm_lint.python.calls import as_dict
-
-        known = isinstance(obj, ObjectArgs) and obj.kind in symbols.ARGS_CONSTRUCTORS
-        fields = as_dict(obj) if known else UNKNOWN
-        if fields is not UNKNOWN and (id(node) in self._consumed_at_once or _temporary(node)):
-            return fields
-        self._escape(obj)
-        return UNKNOWN
-
-    def _mark_consumed_at_once(self, values: list) -> None:
-        for value in values:
-            if is_fields_view(value):
-                self._consumed_at_once.add(id(value))
-
     def _eval_Dict(self, node: ast.Dict) -> DictObj:
         result = DictObj()
         self._mark_consumed_at_once([value for key, value in zip(node.keys, node.values) if key is None])
@@ -693,25 +670,6 @@ class ExpressionsMixin:
                 return True
             return False if value.exact else None
         return None
-
-
-def is_fields_view(node: ast.AST) -> bool:
-    """``x.__dict__`` or ``vars(x)`` (by that spelling)."""
-    if isinstance(node, ast.Attribute):
-        return node.attr == "__dict__"
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "vars"
-        and len(node.args) == 1
-        and not node.keywords
-    )
-
-
-def _temporary(node: ast.AST) -> bool:
-    """The view is of an object built in the same expression (``AsyncEngineArgs(...).__dict__``)."""
-    target = node.value if isinstance(node, ast.Attribute) else node.args[0] if isinstance(node, ast.Call) else None
-    return isinstance(target, ast.Call)
 
 
 def _loop_key_name(generator: ast.comprehension) -> str | None:
