@@ -871,3 +871,28 @@ def test_one_popen_is_one_report_and_an_environment_value_is_unknown(capsys):
     assert settings["model"] == {**settings["model"], "state": "known", "value": "Qwen/Qwen3-4B"}
     assert settings["max_model_len"]["state"] == "unknown"  # os.environ[...]
     assert settings["enforce_eager"]["value"] is True
+
+
+def test_an_allowlist_filter_bounds_the_keys_of_a_spread(capsys, tmp_path):
+    source = tmp_path / "allowlisted.py"
+    source.write_text(
+        "from vllm import LLM\n"
+        "\n"
+        "ENGINE_KEYS = ('dtype', 'max_model_len')\n"
+        "\n"
+        "\n"
+        "def build(options):\n"
+        "    allowed = {k: v for k, v in options.items() if k in ENGINE_KEYS}\n"
+        "    denied = {k: v for k, v in options.items() if k not in ENGINE_KEYS}\n"
+        "    LLM('Qwen/Qwen3-8B', return_sampling_mask=True, **allowed)\n"
+        "    LLM('Qwen/Qwen3-8B', return_sampling_mask=True, **denied)\n",
+        encoding="utf-8",
+    )
+    filtered, unfiltered = engines(capsys, str(source), "--target-version", "0.34")
+    # Only the allowlist's keys can be passed: each may be, with a value from the caller.
+    assert filtered["settings"]["dtype"]["state"] == "unknown"
+    assert filtered["settings"]["logprobs_mode"]["state"] == "default"
+    assert filtered["findings"] == ["VLM105"]
+    # A key the filter leaves out says nothing about the keys let through.
+    assert unfiltered["settings"]["logprobs_mode"]["state"] == "unknown"
+    assert unfiltered["findings"] == []

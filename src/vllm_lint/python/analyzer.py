@@ -162,6 +162,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         # Attribute names assigned on something other than self (``Defaults.X = ...``):
         # class attributes of those names are not constants.
         self._class_attr_stores = self.summary.class_attr_stores
+        self._consumed_at_once: set[int] = set()  # ``vars(x)``/``x.__dict__`` read where written (expressions._fields_view)
         self.module_scope = Scope("module", tree, None)
         self.state = State()
         self.scope = self.module_scope

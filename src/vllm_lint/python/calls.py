@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 
 import vllm_lint.python.symbols as symbols
-from vllm_lint.facts import UNKNOWN, Trace, moved
+from vllm_lint.facts import ABSENT, UNKNOWN, Trace, moved
 from vllm_lint.python.summary import is_generator
 from vllm_lint.python.state import (
     DATACLASS_DECORATORS,
@@ -80,6 +80,7 @@ class CallsMixin:
             if result is not NOT_FOLLOWED:
                 self._followed_self_call = True
                 return result
+        self._mark_consumed_at_once([*node.args, *(keyword.value for keyword in node.keywords)])
         func = self._eval(node.func)
         if isinstance(func, VllmClass):
             return self._construct(func.name, node)
@@ -366,7 +367,30 @@ class CallsMixin:
             self.state.env = {}
             self.state.env_open = True
 
+    def _fields_view(self, obj: object, node: ast.AST) -> object:
+        """``obj.__dict__`` or ``vars(obj)`` of vLLM's ``EngineArgs``: its own attribute dict,
+        which holds its fields as ``dataclasses.asdict`` does (``LLM(**vars(engine_args))``, as
+        vLLM's benchmarks build engines).  It is a live view of the object: read as a copy only
+        where it is consumed at once (spread into a call or a dict, or handed to a call) or the
+        object is a temporary nothing else holds; elsewhere a later change on either side would
+        be missed, so the object is handed over (unknown from then on).  Other instances stay
+        unknown: with slots (attrs' default, ``NamedTuple``) they have no ``__dict__``, and a
+        plain class's attributes are not in it."""
+        known = isinstance(obj, ObjectArgs) and obj.kind in symbols.ARGS_CONSTRUCTORS
+        fields = as_dict(obj) if known else UNKNOWN
+        if fields is not UNKNOWN and (id(node) in self._consumed_at_once or _temporary(node)):
+            return fields
+        self._escape(obj)
+        return UNKNOWN
+
+    def _mark_consumed_at_once(self, values: list) -> None:
+        for value in values:
+            if is_fields_view(value):
+                self._consumed_at_once.add(id(value))
+
     def _builtin_call(self, name: str, node: ast.Call) -> object:
+        if name == "vars" and is_fields_view(node):
+            return self._fields_view(self._eval(node.args[0]), node)
         if name == "dict":
             result = DictObj()
             sources = []
@@ -645,12 +669,15 @@ class CallsMixin:
                     # Keys we have not seen may override everything written so far.
                     target.items = {}
                     target.complete = False
-                if Trace.active and hasattr(node, "lineno"):
-                    step = self._trace_step("merged", node)
-                    for key, slot in source.items.items():
-                        target.items[key] = Slot(slot.value, moved(slot.origin, step))
-                    continue
+                step = self._trace_step("merged", node) if Trace.active and hasattr(node, "lineno") else None
                 for key, slot in source.items.items():
+                    if step is not None:
+                        slot = Slot(slot.value, moved(slot.origin, step))
+                    earlier = target.items.get(key)
+                    if earlier is not None and _maybe_absent(slot.value):
+                        # A key the source may lack leaves the earlier value on those paths.
+                        joined = OneOf.of([*_present_options(slot.value), (earlier.value, earlier.origin)])
+                        slot = Slot(joined, slot.origin or earlier.origin)
                     target.items[key] = slot
             else:
                 target.items = {}
@@ -892,6 +919,33 @@ def truthiness_of(value: object) -> object:
     if isinstance(value, DictObj) and not value.items and value.complete:
         return False
     return UNKNOWN
+
+
+def _maybe_absent(value: object) -> bool:
+    return isinstance(value, OneOf) and any(option is ABSENT for option, _ in value.options)
+
+
+def _present_options(value: OneOf) -> list[tuple[object, object]]:
+    return [(option, origin) for option, origin in value.options if option is not ABSENT]
+
+
+def is_fields_view(node: ast.AST) -> bool:
+    """``x.__dict__`` or ``vars(x)`` (by that spelling)."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "__dict__"
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "vars"
+        and len(node.args) == 1
+        and not node.keywords
+    )
+
+
+def _temporary(node: ast.AST) -> bool:
+    """The view is of an object built in the same expression (``AsyncEngineArgs(...).__dict__``)."""
+    target = node.value if isinstance(node, ast.Attribute) else node.args[0] if isinstance(node, ast.Call) else None
+    return isinstance(target, ast.Call)
 
 
 def as_dict(value: object, depth: int = 0) -> object:

@@ -117,7 +117,7 @@ class ExpressionsMixin:
 
     def _builtin_or_unknown(self, name: str, scope) -> object:
         if scope.kind == "module" or name not in scope.global_names:
-            if name in ("dict", "list", "tuple", "setattr", "getattr") or name in PURE_BUILTINS:
+            if name in ("dict", "list", "tuple", "setattr", "getattr", "vars") or name in PURE_BUILTINS:
                 return Builtin(name)
         return UNKNOWN
 
@@ -165,6 +165,8 @@ class ExpressionsMixin:
                 return False  # false at run time
             return StdName(f"{base.path}.{node.attr}") if base.path in STD_MODULES else UNKNOWN
         if isinstance(base, ObjectArgs):
+            if node.attr == "__dict__":
+                return self._fields_view(base, node)
             if node.attr == "create_engine_config" and base.kind in symbols.ARGS_CONSTRUCTORS:
                 return BoundMethod(base, node.attr)
             slot = base.slots.get(node.attr)
@@ -191,6 +193,9 @@ class ExpressionsMixin:
                 if isinstance(bound, (DictObj, ListObj)):
                     self.state.names[SELF_SHADOW + node.attr] = bound
                 return bound
+            constant = self._class_constant_via_self(self.scope.class_node, node.attr)
+            if constant is not MISSING:
+                return constant
             return SelfAttribute(id(self.scope.class_node), node.attr)
         if isinstance(base, FunctionRef) and node.attr == "remote":
             return BoundMethod(base, node.attr)  # a Ray task started (``calls._ray_task``)
@@ -230,6 +235,29 @@ class ExpressionsMixin:
         if self.project is not None and self.path is not None and self.project.changed_elsewhere(self.path, class_node, attr):
             return MISSING
         return copy_value(bound[0], {})
+
+    def _class_constant_via_self(self, class_node: ast.ClassDef, attr: str) -> object:
+        """``self.ENGINE_KEYS`` where the class body alone writes ``ENGINE_KEYS`` and nothing can
+        rebind or change it: no method of the class binds or mutates ``self.ENGINE_KEYS``, none
+        hands ``self`` to other code, no subclass (which could override it) exists, no project
+        base class binds it, and no code stores to that class attribute.  A copy of the class
+        body's value; else MISSING."""
+        info = self._classes.get(id(class_node))
+        if info is None or attr not in info.defaults or attr in self._class_attr_stores:
+            return MISSING
+        value = info.defaults[attr]
+        if not isinstance(value, (str, int, float, bool, type(None), DictObj, ListObj)):
+            return MISSING
+        changes, hands_self = self.summary.self_attribute_changes(class_node)
+        if hands_self or "*" in changes or attr in changes or self.summary.subclasses_of(class_node):
+            return MISSING
+        for owner, class_id, _cut in self._lineage(id(class_node))[1:]:
+            base = next((c for c in owner.summary.classes if id(c) == class_id), None)
+            if base is None or attr in owner.summary.self_attribute_changes(base)[0]:
+                return MISSING
+        if self.project is not None and self.path is not None and self.project.changed_elsewhere(self.path, class_node, attr):
+            return MISSING
+        return copy_value(value, {})
 
     def _class_constant(self, ref: ClassRef, node: ast.Attribute, value: object) -> object:
         """``Settings.speculative``: a dict or list written in a class body.  The module body reads
@@ -298,6 +326,7 @@ class ExpressionsMixin:
 
     def _eval_Dict(self, node: ast.Dict) -> DictObj:
         result = DictObj()
+        self._mark_consumed_at_once([value for key, value in zip(node.keys, node.values) if key is None])
         for key_node, value_node in zip(node.keys, node.values):
             value = self._eval(value_node)
             if key_node is None:  # {**other}
@@ -474,31 +503,37 @@ class ExpressionsMixin:
         """An f-string of known values (``f"--{key}"``); formatting reads, it does not change."""
         parts: list[str] | None = []
         prefix: str | None = None
+        pieces: list[str | None] | None = []  # the text, None for each unknown value
         for part in node.values:
             if isinstance(part, ast.Constant) and isinstance(part.value, str):
                 if parts is not None:
                     parts.append(part.value)
+                if pieces is not None:
+                    pieces.append(part.value)
                 continue
             if not isinstance(part, ast.FormattedValue):
-                parts = None
+                parts = pieces = None
                 continue
             value = self._eval(part.value)
             if part.format_spec is not None:
                 self._eval(part.format_spec)
-            if (
-                parts is None
-                or part.format_spec is not None
-                or part.conversion not in (-1, ord("s"), ord("r"))
-                or not isinstance(value, (str, int, float, bool, type(None)))
-            ):
+            known = (
+                part.format_spec is None
+                and part.conversion in (-1, ord("s"), ord("r"))
+                and isinstance(value, (str, int, float, bool, type(None)))
+            )
+            text = (repr(value) if part.conversion == ord("r") else str(value)) if known else None
+            if pieces is not None:
+                pieces.append(text)
+            if parts is None or text is None:
                 if parts and prefix is None:
                     prefix = "".join(parts)  # ``f"--port={port}"``: the start is certain
                 parts = None
                 continue
-            parts.append(repr(value) if part.conversion == ord("r") else str(value))
+            parts.append(text)
         if parts is not None:
             return "".join(parts)
-        return Prefixed(prefix) if prefix else UNKNOWN
+        return Prefixed(prefix, tuple(pieces) if pieces is not None else None) if prefix else UNKNOWN
 
     def _eval_Lambda(self, node: ast.Lambda) -> object:
         return UNKNOWN  # its body runs later, with parameters we cannot know
@@ -555,6 +590,7 @@ class ExpressionsMixin:
                 unrolled = self._unrolled_comprehension(node, first_iterable)
                 if unrolled is not None:
                     return unrolled
+            bounded = self._key_filtered_dict(node)
             for index, gen in enumerate(generators):
                 if index:
                     self._eval(gen.iter)
@@ -573,9 +609,41 @@ class ExpressionsMixin:
                 child = getattr(node, part, None)
                 if child is not None:
                     self._escape(self._eval(child))
-            return UNKNOWN
+            return bounded if bounded is not None else UNKNOWN
         finally:
             self.state = saved
+
+    def _key_filtered_dict(self, node: ast.AST) -> DictObj | None:
+        """``{k: v for k, v in options.items() if k in ALLOWED}`` over a mapping we do not know,
+        ``ALLOWED`` a collection of known strings: a dict whose keys can only be those, each one
+        maybe there with an unknown value.  Only a test the key must pass bounds the keys (``if k
+        not in DENIED`` does not), and only when the key written is the loop's key unchanged."""
+        if not isinstance(node, ast.DictComp) or len(node.generators) != 1:
+            return None
+        generator = node.generators[0]
+        key_name = _loop_key_name(generator)
+        if key_name is None or not (isinstance(node.key, ast.Name) and node.key.id == key_name):
+            return None
+        allowed: list[str] | None = None
+        for test in _conjuncts(generator.ifs):
+            if not (
+                isinstance(test, ast.Compare)
+                and len(test.ops) == 1
+                and isinstance(test.ops[0], ast.In)
+                and isinstance(test.left, ast.Name)
+                and test.left.id == key_name
+            ):
+                continue
+            keys = _literal_strings(self._eval(test.comparators[0]))
+            if keys is not None:
+                allowed = keys if allowed is None else [key for key in allowed if key in keys]
+        if allowed is None:
+            return None
+        result = DictObj()
+        for key in allowed:
+            # No origin: the key is not certainly written, so nothing is reported where it is.
+            result.items[key] = Slot(OneOf(((ABSENT, None), (UNKNOWN, None))), None)
+        return result
 
     _eval_ListComp = _eval_SetComp = _eval_DictComp = _eval_GeneratorExp = _comprehension
 
@@ -605,6 +673,47 @@ class ExpressionsMixin:
                 return True
             return False if value.exact else None
         return None
+
+
+def _loop_key_name(generator: ast.comprehension) -> str | None:
+    """The key variable of ``for k, v in d.items()`` or ``for k in d`` (a dict's keys are unique
+    strings only when it is one: a list could repeat them, which a dict keeps once anyway)."""
+    if generator.is_async:
+        return None
+    target = generator.target
+    if isinstance(target, ast.Tuple) and len(target.elts) == 2 and isinstance(target.elts[0], ast.Name):
+        call = generator.iter
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "items":
+            return target.elts[0].id
+        return None
+    if isinstance(target, ast.Name):
+        return target.id
+    return None
+
+
+def _conjuncts(tests: list[ast.expr]) -> list[ast.expr]:
+    """The tests that must all hold: each ``if`` of a comprehension, and each side of an ``and``."""
+    result: list[ast.expr] = []
+    for test in tests:
+        if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+            result.extend(_conjuncts(test.values))
+        else:
+            result.append(test)
+    return result
+
+
+def _literal_strings(value: object) -> list[str] | None:
+    """The strings a membership test may match: every element of a known list, tuple or set, or
+    every key of a known dict; None when any is not a known string or more may exist."""
+    if isinstance(value, ListObj) and value.exact:
+        elements = value.elems
+    elif isinstance(value, DictObj) and value.complete and not any(isinstance(s.value, OneOf) for s in value.items.values()):
+        elements = list(value.items)
+    else:
+        return None
+    if not all(isinstance(element, str) for element in elements):
+        return None
+    return list(dict.fromkeys(elements))
 
 
 def _plain(value: object) -> bool:

@@ -16,6 +16,7 @@ scripts.  ``--config`` files are read relative to the Python file.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
 from vllm_lint.facts import ABSENT, UNKNOWN, EngineFacts, Origin, Span
@@ -77,6 +78,8 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
             joined = _joined_script(joined_words(argv), _span(target), ListObj)
         elif isinstance(argv, str) and shell_value is True:
             script = (argv, _span(target))
+        elif _template_text(argv) is not None and shell_value is True:
+            script = (_template_text(argv), _span(target))
         elif type(argv).__name__ == "ShellJoined" and shell_value is True:
             argv_words = _list_words(argv.argv, target, call_span, ListObj)
         elif shell_value is False:
@@ -87,6 +90,8 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
             joined = _joined_script(joined_words(text), _span(node.args[0]), ListObj)
         elif isinstance(text, str) and node.args:
             script = (text, _span(node.args[0]))
+        elif _template_text(text) is not None and node.args:
+            script = (_template_text(text), _span(node.args[0]))
     elif path == "asyncio.create_subprocess_exec":
         argv_words = _elements(node.args, values, call_span, ListObj)
     elif name.startswith("execl"):
@@ -249,6 +254,26 @@ def _located(value: object, span: Span) -> Word:
 # one value where one value stands, any number of words where a flag's name stands.
 _UNKNOWN_TEXT = "$(:)"
 _QUOTING = frozenset("'\"\\`$")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _template_text(value) -> str | None:
+    """An f-string with unknown values run by a shell (``f"vllm serve {model} --port 8000"``):
+    its text with each unknown value standing as an unquoted ``$(cmd)`` would, as in a joined
+    list.  None where that stand-in would read differently: after a backslash or a ``$``, where
+    a single quote or a backquote may enclose it, or right after another unknown value."""
+    pieces = getattr(value, "pieces", None)
+    if not pieces:
+        return None
+    known = [piece for piece in pieces if piece is not None]
+    if any(_QUOTING.intersection(piece) - {'"', "$"} for piece in known):
+        return None
+    for before, piece in zip(pieces, pieces[1:]):
+        if piece is None and before is not None and before.endswith("$"):
+            return None
+        if piece is None and before is None:
+            return None  # ``{model}{extra_flags}``: where the words begin is not known
+    return "".join(_UNKNOWN_TEXT if piece is None else piece for piece in pieces)
 
 
 def _joined_script(argv, fallback: Span, list_type) -> tuple[str, list[int], list[Span]] | None:
@@ -262,11 +287,20 @@ def _joined_script(argv, fallback: Span, list_type) -> tuple[str, list[int], lis
     optional = argv.optional if argv.optional is not None and len(argv.optional) == len(argv.elems) else None
     pieces: list[str] = []
     owners: list[int] = []
+    assignments = True  # still in the words before the command: ``NAME=value`` sets a variable
     for index, elem in enumerate(argv.elems):
-        if isinstance(elem, str) and not (optional and optional[index]):
+        maybe = bool(optional and optional[index])
+        known_text = elem if isinstance(elem, str) else elem.prefix if isinstance(elem, Prefixed) else None
+        assignment = _ASSIGNMENT.match(known_text) if known_text is not None and not _QUOTING.intersection(known_text) else None
+        assignments = assignments and assignment is not None
+        if isinstance(elem, str) and not maybe:
             text = elem
-        elif isinstance(elem, Prefixed) and not (optional and optional[index]) and not _QUOTING.intersection(elem.prefix):
+        elif isinstance(elem, Prefixed) and not maybe and not _QUOTING.intersection(elem.prefix):
             text = elem.prefix + _UNKNOWN_TEXT  # `f"--port={port}"`; a quote opened there may close in the rest
+        elif assignments:
+            # An assignment some paths leave out (``cmd.append(f"NAME={value}")`` under an ``if``):
+            # the variable is unknown for the command; the command itself is still the next word.
+            text = assignment.group(0) + _UNKNOWN_TEXT
         else:
             text = _UNKNOWN_TEXT
         if pieces:

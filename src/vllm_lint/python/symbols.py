@@ -14,8 +14,15 @@ ARGS_CONSTRUCTORS = frozenset({"EngineArgs", "AsyncEngineArgs"})
 CONFIG_CONSTRUCTORS = frozenset({"ModelConfig", "ParallelConfig", "SpeculativeConfig", "VllmConfig"})
 ENGINE_FACTORIES = frozenset({"LLM", "AsyncLLM", "AsyncLLMEngine", "LLMEngine"})
 REQUEST_CONSTRUCTORS = frozenset({"SamplingParams"})
-# Functions of vLLM that build an engine from an ``EngineArgs`` object (their first argument).
-ENGINE_ARGS_FUNCTIONS = frozenset({"build_async_engine_client_from_engine_args"})
+# Functions of vLLM that build an engine from an ``EngineArgs`` object (their first argument)
+# and only read it: ``engine_args.create_engine_config()``, then an engine from that config; no
+# attribute of the object is written (docs/resolution.md lists their files per release).
+ENGINE_ARGS_FUNCTIONS = frozenset({
+    # vllm/entrypoints/openai/api_server.py (0.8-0.33; 0.34: vllm/entrypoints/launchers/api_server/entry.py)
+    "build_async_engine_client_from_engine_args",
+    # vllm/model_executor/model_loader/tensorizer.py (0.8-0.34): serializes the model it loads
+    "tensorize_vllm_model",
+})
 
 KNOWN_CLASSES = ENGINE_CONSTRUCTORS | ARGS_CONSTRUCTORS | CONFIG_CONSTRUCTORS | ENGINE_FACTORIES | REQUEST_CONSTRUCTORS
 

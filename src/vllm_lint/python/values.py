@@ -179,9 +179,12 @@ class VllmConfigObj:
 
 @dataclass(frozen=True)
 class Prefixed:
-    """A string whose start is known and whose rest is not (``f"--port={port}"``)."""
+    """A string whose start is known and whose rest is not (``f"--port={port}"``).  ``pieces``:
+    for an f-string, its text in order, None where a placeholder's value is unknown (read only
+    where a shell runs the string: ``subprocesses``)."""
 
     prefix: str
+    pieces: tuple | None = field(default=None, compare=False)
 
 
 @dataclass(eq=False)
