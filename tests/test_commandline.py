@@ -539,6 +539,27 @@ def test_defaults_and_counts_of_bound_parameters(tmp_path, text, model, mode):
         assert value(record.facts, "logprobs_mode") == mode
 
 
+@pytest.mark.parametrize(
+    "branch, launches",
+    [
+        ('if [ "$1" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),
+        ('if [ "$1" != vllm ]; then vllm serve m --return-sampling-mask; fi', 0),
+        ('if [[ $1 == sg* ]]; then vllm serve m --return-sampling-mask; fi', 0),
+        ('if [[ $1 == "vll*" ]]; then vllm serve m --return-sampling-mask; fi', 0),  # quoted: no pattern
+        ('if [ "$1" = sglang ]; then :; elif [ "$1" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),
+        ('if [ "$1" = vllm ]; then :; else vllm serve m --return-sampling-mask; fi', 0),
+        ('if [ -n "$1" ]; then :; else vllm serve m --return-sampling-mask; fi', 1),  # not decided
+        ('if [ "$MODE" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),  # unknown: both
+        ('case "$1" in sglang) ;; vllm) vllm serve m --return-sampling-mask ;; esac', 1),
+        ('case "$1" in sglang) vllm serve m --return-sampling-mask ;; esac', 0),
+        ('case "$1" in v*) ;; *) vllm serve m --return-sampling-mask ;; esac', 0),
+        ('case "$1" in sglang) ;& vllm) ;; *) vllm serve m --return-sampling-mask ;; esac', 1),  # falls through
+    ],
+)
+def test_in_a_call_a_test_of_known_words_picks_the_branch(tmp_path, branch, launches):
+    assert len(records_of(tmp_path, "serve() {\n    " + branch + "\n}\nserve vllm\n")) == launches
+
+
 def test_a_call_passing_the_scripts_arguments_keeps_them_a_pass_through(tmp_path):
     (record,) = records_of(tmp_path, 'serve() { shift; vllm serve m --return-sampling-mask "$@"; }\nserve "$@"\n')
     facts = record.facts

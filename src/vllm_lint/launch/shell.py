@@ -643,7 +643,7 @@ class ShellState:
     exported: set[str] = field(default_factory=set)
     allexport: bool = False
     script: str | None = None  # the script file's path, where its own location can be computed
-    # The positional parameters of a function call being read (``_bind``): the words the call
+    # The positional parameters of a function call being read (``Interpreter._call``): the words the call
     # passed; None outside one (``$1`` unknown, ``$@`` the script's arguments or a caller's).
     positional: tuple | None = None
 
@@ -1066,6 +1066,10 @@ class _Frame:
     test: list | None = None
     dead: bool = False
     settled: bool = False
+    # The same for a ``case`` on a word of known text: its word, the patterns of the arm read.
+    subject: RawWord | None = None
+    patterns: list = field(default_factory=list)
+    fallthrough: bool = False  # an arm ends with ;& or ;;&: the arms after it are not decided
     saved: ShellState | None = None
     name: str | None = None
 
@@ -1111,8 +1115,12 @@ def _loop_end(tokens: list, start: int) -> int:
 
 def _group_end(tokens: list, start: int) -> int:
     depth = 0
+    # A body in braces ends at its brace: a ``)`` of a case pattern inside is no end.
+    braces = start < len(tokens) and isinstance(tokens[start], RawWord) and tokens[start].literal() == "{"
     for index in range(start, len(tokens)):
         token = tokens[index]
+        if braces and not (isinstance(token, RawWord) and token.literal() in ("{", "}")):
+            continue
         if isinstance(token, RawWord) and token.literal() in ("{", "}"):
             depth += 1 if token.literal() == "{" else -1
             if depth == 0:
@@ -1126,22 +1134,38 @@ def _group_end(tokens: list, start: int) -> int:
 
 def _call_sites(tokens: list, name: str) -> list[int]:
     """The token indices where function ``name`` is called (a command's first word)."""
-    sites: list[int] = []
-    count = len(tokens)
-    for index, token in enumerate(tokens):
-        if not isinstance(token, RawWord) or token.literal() != name:
-            continue
-        previous = tokens[index - 1] if index else None
-        if isinstance(previous, RawWord) and previous.literal() == "function":
-            continue  # the definition
-        if index + 1 < count and isinstance(tokens[index + 1], Op) and tokens[index + 1].op == "(":
-            continue  # name() { ... }
-        at_start = previous is None or isinstance(previous, Newline) or (
-            isinstance(previous, Op) and previous.op in TERMINATORS | {"(", ")"}
-        ) or (isinstance(previous, RawWord) and previous.literal() in RESERVED)
-        if at_start:  # else a word of another command (echo main)
-            sites.append(index)
-    return sites
+    return [
+        index for index, token in enumerate(tokens)
+        if isinstance(token, RawWord) and token.literal() == name and _starts_command(tokens, index)
+    ]
+
+
+def _command_names(tokens: list) -> set[str]:
+    """The words the script's commands start with (the functions it calls among them)."""
+    return {
+        token.literal() for index, token in enumerate(tokens)
+        if isinstance(token, RawWord) and token.literal() is not None and _starts_command(tokens, index)
+    }
+
+
+def _starts_command(tokens: list, index: int) -> bool:
+    """The word at ``index`` is a command's first word (not a word of another command, as in
+    ``echo main``, nor the name of a definition)."""
+    previous = tokens[index - 1] if index else None
+    if isinstance(previous, RawWord) and previous.literal() == "function":
+        return False  # the definition
+    if index + 1 < len(tokens) and isinstance(tokens[index + 1], Op) and tokens[index + 1].op == "(":
+        return False  # name() { ... }
+    return _at_command_start(previous)
+
+
+_BEFORE_COMMAND = TERMINATORS | {"(", ")"}
+
+
+def _at_command_start(previous) -> bool:
+    return previous is None or isinstance(previous, Newline) or (
+        isinstance(previous, Op) and previous.op in _BEFORE_COMMAND
+    ) or (isinstance(previous, RawWord) and previous.literal() in RESERVED)
 
 
 def _passes_arguments_on(tokens: list, name: str) -> bool:
@@ -1168,9 +1192,10 @@ def _is_arguments(raw: RawWord) -> bool:
 
 
 # A call of a function the script defines is read with its words bound, up to this depth of
-# calls within calls, and while the bodies read for calls total fewer tokens than this.
+# calls within calls, this many calls, and while the bodies read total fewer tokens than this.
 _CALL_DEPTH = 8
 _CALL_TOKENS = 100_000
+_CALLS = 256
 
 
 @dataclass
@@ -1180,13 +1205,15 @@ class _Functions:
     names: dict[str, set[str]] = field(default_factory=dict)  # function -> names its body may assign
     bodies: dict[str, tuple[int, int]] = field(default_factory=dict)  # function -> its body's tokens
     passes_arguments_on: dict[str, bool] = field(default_factory=dict)
-    called: dict[str, bool] = field(default_factory=dict)  # the script has a call of it
+    called: set[str] | None = None  # the first words of the script's commands (its calls)
     # Commands of a called function's body as its definition reads them (its parameters
     # unknown): reported only when no call could be read with its words.
     deferred: list[tuple[str, Command]] = field(default_factory=list)
     bound: set[str] = field(default_factory=set)  # functions a call was read for
     unbound: set[str] = field(default_factory=set)  # functions a call was not read for (limits)
     walked: int = 0  # tokens of bodies read for calls
+    calls: int = 0  # calls read
+    launching: set[str] = field(default_factory=set)  # functions whose body may start a program that matters
 
 
 class Interpreter:
@@ -1284,8 +1311,13 @@ class Interpreter:
                     self._close_case()
                     mode = "normal"
                 elif isinstance(token, Op) and token.op == ")":
+                    self._case_arm()
                     mode = "normal"
                     at_start = True
+                elif isinstance(token, RawWord):
+                    frame = self._top("case")
+                    if frame is not None:
+                        frame.patterns.append(token)
                 continue
             if isinstance(token, Newline):
                 flush(None)
@@ -1303,6 +1335,8 @@ class Interpreter:
                         if frame is not None:
                             frame.ends.append(self.state)
                             self.state = frame.entry.copy()
+                            frame.fallthrough = frame.fallthrough or op != ";;"
+                            frame.dead = False
                             mode = "case-pattern"
                         continue
                     flush(op)
@@ -1413,7 +1447,8 @@ class Interpreter:
             if frame is not None:
                 self.state = join([self.state, frame.entry])
         elif word == "case":
-            self.frames.append(_Frame("case", entry=self.state.copy()))
+            subject = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
+            self.frames.append(_Frame("case", entry=self.state.copy(), subject=subject if isinstance(subject, RawWord) else None))
             return "case-header"
         elif word == "esac":
             self._close_case()
@@ -1471,9 +1506,41 @@ class Interpreter:
 
     # -------------------------------------------------------- simple command
 
+    def _case_arm(self) -> None:
+        """Whether the ``case`` arm whose patterns were just read is certainly (not) taken."""
+        frame = self._top("case")
+        if frame is None:
+            return
+        verdict = None
+        if self.depth > 0 and not frame.fallthrough and frame.subject is not None and frame.patterns:
+            verdict = self._matches(frame.subject, frame.patterns)
+        frame.patterns = []
+        frame.dead = frame.settled or verdict is False
+        frame.settled = frame.settled or verdict is True
+
+    def _known_text(self, raw: RawWord) -> str | None:
+        words = expand(raw, self.state, self.mapper, self.multiline, False)
+        return words[0].text if len(words) == 1 and words[0].known else None
+
+    def _matches(self, subject: RawWord, patterns: list[RawWord]) -> bool | None:
+        """``case $1 in vllm|serve)``: whether a pattern matches the known word; None if unknown."""
+        import fnmatch
+
+        text = self._known_text(subject)
+        if text is None:
+            return None
+        for raw in patterns:
+            pattern = self._known_text(raw)
+            if pattern is None:
+                return None
+            # Quoted or expanded text matches itself; an unquoted literal is a glob pattern.
+            if text == pattern if raw.literal() is None else fnmatch.fnmatchcase(text, pattern):
+                return True
+        return False
+
     def _verdict(self, commands: list[list[RawWord]]) -> bool | None:
         """Whether an ``if``'s condition certainly holds: one test comparing words of known
-        text (``[ "$kind" = vllm ]``, ``[[ $1 != sglang ]]``, ``test "$x" == y``); else None."""
+        text (``[ "$kind" = vllm ]``, ``[[ $1 != sg* ]]``, ``test "$x" == y``); else None."""
         if len(commands) != 1:
             return None
         raws = commands[0]
@@ -1487,15 +1554,16 @@ class Interpreter:
         operator = operands[1].literal()
         if operator not in ("=", "==", "!="):
             return None
-        texts = []
-        for raw in (operands[0], operands[2]):
-            words = expand(raw, self.state, self.mapper, self.multiline, False)
-            if len(words) != 1 or not words[0].known:
-                return None
-            texts.append(words[0].text)
-        if program == "[[" and operands[2].literal() is not None and any(ch in texts[1] for ch in "*?["):
-            return None  # a pattern
-        return (texts[0] == texts[1]) == (operator != "!=")
+        texts = [self._known_text(operands[0]), self._known_text(operands[2])]
+        if None in texts:
+            return None
+        if program == "[[" and operands[2].literal() is not None:
+            import fnmatch
+
+            same = fnmatch.fnmatchcase(texts[0], texts[1])  # [[ $1 == sg* ]]: a pattern
+        else:
+            same = texts[0] == texts[1]
+        return same == (operator != "!=")
 
     def _simple(self, raws: list[RawWord], assignments: list[tuple[str, RawWord, int]]) -> None:
         state = self.state
@@ -1588,10 +1656,32 @@ class Interpreter:
             self.on_command(command)
 
     def _called(self, name: str) -> bool:
-        called = self.shared.called
-        if name not in called:
-            called[name] = bool(_call_sites(self.tokens, name))
-        return called[name]
+        shared = self.shared
+        if shared.called is None:
+            shared.called = _command_names(self.tokens)
+        return name in shared.called
+
+    def _may_launch(self, name: str, start: int, stop: int) -> bool:
+        """A word of the body may start an engine, install one, or call a function (over-approximated:
+        any such word, and any program named by an expansion)."""
+        launching = self.shared.launching
+        if name in launching:
+            return True
+        tokens = self.tokens
+        previous = None
+        for index in range(start, stop):
+            token = tokens[index]
+            if isinstance(token, RawWord):
+                literal = token.literal()
+                if literal is not None:
+                    found = might_launch(literal) or literal in self.functions
+                else:
+                    found = _at_command_start(previous) and not _ASSIGNMENT.match(token.plain_prefix())
+                if found:
+                    launching.add(name)
+                    return True
+            previous = token
+        return False
 
     def _call(self, name: str, raws: list[RawWord], assignments: list[tuple[str, RawWord, int]]) -> None:
         """Read the body of function ``name`` for this call: its positional parameters are the
@@ -1601,10 +1691,16 @@ class Interpreter:
         if body is None:
             return
         start, stop = body
-        if self.depth >= _CALL_DEPTH or shared.walked + stop - start > _CALL_TOKENS:
+        outer = self._top("function")
+        if outer is not None and self._called(outer.name or ""):
+            return  # in the definition of a function the script calls: read at those calls
+        if not self._may_launch(name, start, stop):
+            return  # log "...", wait_for_server: nothing to read with the call's words
+        if self.depth >= _CALL_DEPTH or shared.calls >= _CALLS or shared.walked + stop - start > _CALL_TOKENS:
             shared.unbound.add(name)  # recursion, or too much to read: as its definition reads it
             return
         shared.walked += stop - start
+        shared.calls += 1
         shared.bound.add(name)
         state = self.state
         script_arguments = self._script_arguments()
