@@ -548,7 +548,10 @@ def test_defaults_and_counts_of_bound_parameters(tmp_path, text, model, mode):
         ('if [[ $1 == "vll*" ]]; then vllm serve m --return-sampling-mask; fi', 0),  # quoted: no pattern
         ('if [ "$1" = sglang ]; then :; elif [ "$1" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),
         ('if [ "$1" = vllm ]; then :; else vllm serve m --return-sampling-mask; fi', 0),
-        ('if [ -n "$1" ]; then :; else vllm serve m --return-sampling-mask; fi', 1),  # not decided
+        ('if [ -n "$1" ]; then :; else vllm serve m --return-sampling-mask; fi', 0),
+        ('if [ -z "$2" ]; then vllm serve m --return-sampling-mask; fi', 1),
+        ('if [ -n "$EXTRA" ]; then :; else vllm serve m --return-sampling-mask; fi', 1),  # not decided
+        ('if [ -f "$1" ]; then vllm serve m --return-sampling-mask; fi', 1),  # not read: both
         ('if [ "$MODE" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),  # unknown: both
         ('case "$1" in sglang) ;; vllm) vllm serve m --return-sampling-mask ;; esac', 1),
         ('case "$1" in sglang) vllm serve m --return-sampling-mask ;; esac', 0),
@@ -558,6 +561,23 @@ def test_defaults_and_counts_of_bound_parameters(tmp_path, text, model, mode):
 )
 def test_in_a_call_a_test_of_known_words_picks_the_branch(tmp_path, branch, launches):
     assert len(records_of(tmp_path, "serve() {\n    " + branch + "\n}\nserve vllm\n")) == launches
+
+
+def test_a_branch_a_call_does_not_take_leaves_its_assignments_out(tmp_path):
+    (record,) = records_of(
+        tmp_path,
+        'LEN=""\n'
+        "serve() {\n"
+        "    local args=(--port $2 --return-sampling-mask)\n"
+        '    if [ -n "$LEN" ]; then\n'
+        "        args+=(--logprobs-mode processed_logprobs)\n"
+        "    fi\n"
+        '    vllm serve "$1" "${args[@]}"\n'
+        "}\n"
+        "serve org/m 8001\n",
+    )
+    facts = record.facts
+    assert not facts.open and value(facts, "model") == "org/m" and facts.get("logprobs_mode") is ABSENT
 
 
 def test_a_call_passing_the_scripts_arguments_keeps_them_a_pass_through(tmp_path):

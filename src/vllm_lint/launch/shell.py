@@ -1333,7 +1333,8 @@ class Interpreter:
                         flush(None)
                         frame = self._top("case")
                         if frame is not None:
-                            frame.ends.append(self.state)
+                            if not frame.dead:
+                                frame.ends.append(self.state)
                             self.state = frame.entry.copy()
                             frame.fallthrough = frame.fallthrough or op != ";;"
                             frame.dead = False
@@ -1422,7 +1423,8 @@ class Interpreter:
         elif word in ("elif", "else"):
             frame = self._top("if")
             if frame is not None:
-                frame.ends.append(state)
+                if not frame.dead:
+                    frame.ends.append(state)  # a branch not taken leaves nothing behind
                 self.state = (frame.cond or state).copy()
                 frame.dead = frame.settled
                 if word == "else":
@@ -1432,10 +1434,12 @@ class Interpreter:
         elif word == "fi":
             frame = self._pop("if")
             if frame is not None:
-                frame.ends.append(self.state)
-                if not frame.has_else:
+                if not frame.dead:
+                    frame.ends.append(self.state)
+                if not frame.has_else and not frame.settled:
                     frame.ends.append(frame.cond or self.state)
-                self.state = join(frame.ends)
+                if frame.ends:
+                    self.state = join(frame.ends)
         elif word in ("while", "until", "for", "select"):
             end = _loop_end(self.tokens, index)
             self.state.forget(_assigned_names(self.tokens, index, end))
@@ -1474,9 +1478,11 @@ class Interpreter:
     def _close_case(self) -> None:
         frame = self._pop("case")
         if frame is not None:
-            frame.ends.append(self.state)
-            frame.ends.append(frame.entry)
-            self.state = join(frame.ends)
+            if not frame.dead:
+                frame.ends.append(self.state)
+            if not frame.settled:
+                frame.ends.append(frame.entry)  # no arm matched
+            self.state = join(frame.ends) if frame.ends else frame.entry
 
     def _enter_function(self, name: str, index: int) -> None:
         end = _group_end(self.tokens, index)
@@ -1540,7 +1546,8 @@ class Interpreter:
 
     def _verdict(self, commands: list[list[RawWord]]) -> bool | None:
         """Whether an ``if``'s condition certainly holds: one test comparing words of known
-        text (``[ "$kind" = vllm ]``, ``[[ $1 != sg* ]]``, ``test "$x" == y``); else None."""
+        text (``[ "$kind" = vllm ]``, ``[[ $1 != sg* ]]``, ``test "$x" == y``, ``[ -n "$LEN" ]``);
+        else None."""
         if len(commands) != 1:
             return None
         raws = commands[0]
@@ -1549,7 +1556,12 @@ class Interpreter:
         if closing == "":
             return None
         operands = raws[1:-1] if closing else raws[1:]
-        if closing and (raws[-1].literal() != closing) or len(operands) != 3:
+        if closing and raws[-1].literal() != closing:
+            return None
+        if len(operands) == 2 and operands[0].literal() in ("-n", "-z"):
+            text = self._known_text(operands[1])  # [ -n "$MAX_MODEL_LEN" ]
+            return None if text is None else bool(text) == (operands[0].literal() == "-n")
+        if len(operands) != 3:
             return None
         operator = operands[1].literal()
         if operator not in ("=", "==", "!="):

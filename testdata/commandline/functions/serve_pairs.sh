@@ -29,3 +29,14 @@ run_policy "$@"
 serve_judge() {
     vllm serve "$1" --return-sampling-mask --logprobs-mode "$2"
 }
+
+# Options gathered in an array, one of them only when its setting is given.
+JUDGE_MAX_LEN=""
+start_judge() {
+    local judge_args=(--port "$2" --tensor-parallel-size 2 --return-sampling-mask)  # expect: VLM105:60
+    if [ -n "$JUDGE_MAX_LEN" ]; then
+        judge_args+=(--max-model-len "$JUDGE_MAX_LEN")
+    fi
+    vllm serve "$1" "${judge_args[@]}" > "$3" 2>&1 &
+}
+start_judge Qwen/Qwen3-32B 8001 logs/judge.log
