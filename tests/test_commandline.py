@@ -563,6 +563,30 @@ def test_in_a_call_a_test_of_known_words_picks_the_branch(tmp_path, branch, laun
     assert len(records_of(tmp_path, "serve() {\n    " + branch + "\n}\nserve vllm\n")) == launches
 
 
+def test_a_branch_on_a_test_no_one_can_decide_does_not_get_the_calls_words(tmp_path):
+    text = (
+        "serve() {\n"
+        "    backend=$1; shift\n"
+        '    if [[ "$backend" =~ ^vllm ]]; then\n'
+        '        vllm serve org/m --return-sampling-mask "$@"\n'
+        "    else\n"
+        '        python -m sglang.launch_server --model-path org/m "$@"\n'
+        "    fi\n"
+        '    vllm serve org/n --return-sampling-mask "$@"\n'
+        "}\n"
+        "serve vllm --logprobs-mode processed_logprobs\n"
+        "serve sglang --mem-fraction-static 0.7\n"
+    )
+    records = records_of(tmp_path, text)
+    inside = [record.facts for record in records if record.facts.anchor.line == 4]
+    after = [record.facts for record in records if record.facts.anchor.line == 8]
+    # The sglang call's words may not reach line 4: its flags are not read there.
+    assert len(inside) == 2 and all(facts.open for facts in inside)
+    # After the if, the words are the call's again.
+    assert [value(facts, "logprobs_mode") for facts in after][0] == "processed_logprobs"
+    assert not after[1].open
+
+
 def test_a_branch_a_call_does_not_take_leaves_its_assignments_out(tmp_path):
     (record,) = records_of(
         tmp_path,

@@ -166,6 +166,11 @@ def _argument_words(arguments: tuple, raw: RawWord, part, start: int, end: int) 
     return words
 
 
+def _expands(commands: list[list[RawWord]]) -> bool:
+    """Some word of the commands expands something (``[ -f "$1" ]``, not ``true``)."""
+    return any(not isinstance(part, Lit) for raws in commands for raw in raws for part in raw.parts)
+
+
 def _copy_word(word: Word) -> Word:
     clone = copy.copy(word)
     clone.extra = dict(word.extra)
@@ -1070,6 +1075,9 @@ class _Frame:
     subject: RawWord | None = None
     patterns: list = field(default_factory=list)
     fallthrough: bool = False  # an arm ends with ;& or ;;&: the arms after it are not decided
+    # A test of expanded words that cannot be decided (``[ -f "$1" ]``, ``[[ $1 =~ vllm ]]``): its
+    # branches are read without the call's words, which may be another branch's.
+    blind: bool = False
     saved: ShellState | None = None
     name: str | None = None
 
@@ -1417,9 +1425,11 @@ class Interpreter:
             if frame is not None:
                 frame.cond = state.copy()
                 verdict = self._verdict(frame.test or []) if self.depth > 0 else None
+                frame.blind = frame.blind or (verdict is None and _expands(frame.test or []))
                 frame.test = None
                 frame.dead = frame.settled or verdict is False
                 frame.settled = frame.settled or verdict is True
+                self._blind_branch(frame)
         elif word in ("elif", "else"):
             frame = self._top("if")
             if frame is not None:
@@ -1429,6 +1439,7 @@ class Interpreter:
                 frame.dead = frame.settled
                 if word == "else":
                     frame.has_else = True
+                    self._blind_branch(frame)
                 else:
                     frame.test = []
         elif word == "fi":
@@ -1440,6 +1451,8 @@ class Interpreter:
                     frame.ends.append(frame.cond or self.state)
                 if frame.ends:
                     self.state = join(frame.ends)
+                if frame.blind and frame.cond is not None:
+                    self.state.positional = frame.cond.positional
         elif word in ("while", "until", "for", "select"):
             end = _loop_end(self.tokens, index)
             self.state.forget(_assigned_names(self.tokens, index, end))
@@ -1483,6 +1496,8 @@ class Interpreter:
             if not frame.settled:
                 frame.ends.append(frame.entry)  # no arm matched
             self.state = join(frame.ends) if frame.ends else frame.entry
+            if frame.blind and frame.entry is not None:
+                self.state.positional = frame.entry.positional
 
     def _enter_function(self, name: str, index: int) -> None:
         end = _group_end(self.tokens, index)
@@ -1520,9 +1535,17 @@ class Interpreter:
         verdict = None
         if self.depth > 0 and not frame.fallthrough and frame.subject is not None and frame.patterns:
             verdict = self._matches(frame.subject, frame.patterns)
+        frame.blind = frame.blind or (self.depth > 0 and verdict is None and _expands([[frame.subject, *frame.patterns]] if frame.subject else []))
         frame.patterns = []
         frame.dead = frame.settled or verdict is False
         frame.settled = frame.settled or verdict is True
+        self._blind_branch(frame)
+
+    def _blind_branch(self, frame: _Frame) -> None:
+        """A branch taken or not on a test no one can decide: the call's words are unknown in it."""
+        if frame.blind and self.state.positional is not None:
+            self.state = self.state.copy()
+            self.state.positional = UNKNOWN_ARGUMENTS
 
     def _known_text(self, raw: RawWord) -> str | None:
         words = expand(raw, self.state, self.mapper, self.multiline, False)
