@@ -475,13 +475,172 @@ def test_an_array_of_words_the_script_decides_is_read_like_the_words_themselves(
         "vllm serve m --return-sampling-mask $EXTRA",
         "vllm serve m --return-sampling-mask $PORT",  # where a flag stands: any number of words
         "vllm serve m --return-sampling-mask `extra-flags`",
-        'serve() { vllm serve m --return-sampling-mask "$@"; }\nserve --logprobs-mode processed_logprobs',
         'serve() { vllm serve m --return-sampling-mask "$@"; }',  # no call: a script that sources it decides
+        # A call passing a variable the file does not set: any number of words.
+        'serve() { vllm serve m --return-sampling-mask "$@"; }\nserve $EXTRA_ARGS',
+        # Shifted past an expansion of unknown length: which words remain is not known.
+        'serve() { shift 2; vllm serve m --return-sampling-mask "$@"; }\nserve $EXTRA_ARGS --logprobs-mode processed_logprobs',
     ],
 )
 def test_expansions_to_several_words_silence_unwritten_settings(tmp_path, line):
     facts = facts_of(tmp_path, line)
     assert facts.open and str(value(facts, "logprobs_mode")) == "UNKNOWN"
+
+
+def records_of(tmp_path, text: str):
+    """Every launch a script's commands make, in the order they run."""
+    from vllm_lint.commandline import Context, analyse
+    from vllm_lint.launch.words import Source
+
+    path = tmp_path / "calls.sh"
+    path.write_text(text, encoding="utf-8")
+    ctx = Context(Source(str(path), text), V033, str(path))
+    analyse(ctx, "shell")
+    return ctx.records
+
+
+def test_a_function_call_binds_its_words_to_the_positional_parameters(tmp_path):
+    records = records_of(
+        tmp_path,
+        "start() {\n"
+        "    kind=$1\n"
+        '    model=$2\n'
+        "    shift 2\n"
+        '    vllm serve "$model" --port ${PORT:-8000} --return-sampling-mask "$@" &\n'
+        "}\n"
+        'start vllm "Qwen/Qwen3-8B" --max-model-len 8192\n'
+        "start vllm org/other --logprobs-mode processed_logprobs\n",
+    )
+    first, second = (record.facts for record in records)
+    assert value(first, "model") == "Qwen/Qwen3-8B"
+    assert not first.open and first.get("logprobs_mode") is ABSENT and not first.assumed
+    assert value(second, "model") == "org/other" and value(second, "logprobs_mode") == "processed_logprobs"
+    # A flag the call passes is where the call writes it; the body's own flags are in the body.
+    assert second.fields["logprobs_mode"].origin.span.line == 8
+    assert first.fields["return_sampling_mask"].origin.span.line == 5
+
+
+@pytest.mark.parametrize(
+    "text, model, mode",
+    [
+        ('serve() { vllm serve "${1:-Qwen/Qwen3-8B}" --logprobs-mode "${2:-raw_logprobs}" --return-sampling-mask; }\nserve\n', "Qwen/Qwen3-8B", "raw_logprobs"),
+        ('serve() { vllm serve "${1:-Qwen/Qwen3-8B}" --logprobs-mode "${2:-raw_logprobs}" --return-sampling-mask; }\nserve org/m processed_logprobs\n', "org/m", "processed_logprobs"),
+        ('serve() { local m="$1"; vllm serve $m --return-sampling-mask --logprobs-mode "$#"; }\nserve org/m a\n', "org/m", "2"),
+        ('serve() { set -- org/set "$@"; vllm serve "$1" --logprobs-mode "$3" --return-sampling-mask; }\nserve x processed_logits\n', "org/set", "processed_logits"),
+        ('serve() { vllm serve "${@:2:1}" --return-sampling-mask; }\nserve x org/m\n', "UNKNOWN", None),
+        # Called from another function with that one's parameters.
+        ('serve() { vllm serve "$1" --logprobs-mode "$2" --return-sampling-mask; }\nmain() { serve "$2" raw_logits; }\nmain x org/m\n', "org/m", "raw_logits"),
+    ],
+)
+def test_defaults_and_counts_of_bound_parameters(tmp_path, text, model, mode):
+    (record,) = records_of(tmp_path, text)
+    assert str(value(record.facts, "model")) == str(model)
+    if mode is not None:
+        assert value(record.facts, "logprobs_mode") == mode
+
+
+@pytest.mark.parametrize(
+    "branch, launches",
+    [
+        ('if [ "$1" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),
+        ('if [ "$1" != vllm ]; then vllm serve m --return-sampling-mask; fi', 0),
+        ('if [[ $1 == sg* ]]; then vllm serve m --return-sampling-mask; fi', 0),
+        ('if [[ $1 == "vll*" ]]; then vllm serve m --return-sampling-mask; fi', 0),  # quoted: no pattern
+        ('if [ "$1" = sglang ]; then :; elif [ "$1" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),
+        ('if [ "$1" = vllm ]; then :; else vllm serve m --return-sampling-mask; fi', 0),
+        ('if [ -n "$1" ]; then :; else vllm serve m --return-sampling-mask; fi', 0),
+        ('if [ -z "$2" ]; then vllm serve m --return-sampling-mask; fi', 1),
+        ('if [ -n "$EXTRA" ]; then :; else vllm serve m --return-sampling-mask; fi', 1),  # not decided
+        ('if [ -f "$1" ]; then vllm serve m --return-sampling-mask; fi', 1),  # not read: both
+        ('if [ "$MODE" = vllm ]; then vllm serve m --return-sampling-mask; fi', 1),  # unknown: both
+        ('case "$1" in sglang) ;; vllm) vllm serve m --return-sampling-mask ;; esac', 1),
+        ('case "$1" in sglang) vllm serve m --return-sampling-mask ;; esac', 0),
+        ('case "$1" in v*) ;; *) vllm serve m --return-sampling-mask ;; esac', 0),
+        ('case "$1" in sglang) ;& vllm) ;; *) vllm serve m --return-sampling-mask ;; esac', 1),  # falls through
+    ],
+)
+def test_in_a_call_a_test_of_known_words_picks_the_branch(tmp_path, branch, launches):
+    assert len(records_of(tmp_path, "serve() {\n    " + branch + "\n}\nserve vllm\n")) == launches
+
+
+def test_a_branch_on_a_test_no_one_can_decide_does_not_get_the_calls_words(tmp_path):
+    text = (
+        "serve() {\n"
+        "    backend=$1; shift\n"
+        '    if [[ "$backend" =~ ^vllm ]]; then\n'
+        '        vllm serve org/m --return-sampling-mask "$@"\n'
+        "    else\n"
+        '        python -m sglang.launch_server --model-path org/m "$@"\n'
+        "    fi\n"
+        '    vllm serve org/n --return-sampling-mask "$@"\n'
+        "}\n"
+        "serve vllm --logprobs-mode processed_logprobs\n"
+        "serve sglang --mem-fraction-static 0.7\n"
+    )
+    records = records_of(tmp_path, text)
+    inside = [record.facts for record in records if record.facts.anchor.line == 4]
+    after = [record.facts for record in records if record.facts.anchor.line == 8]
+    # The sglang call's words may not reach line 4: its flags are not read there.
+    assert len(inside) == 2 and all(facts.open for facts in inside)
+    # After the if, the words are the call's again.
+    assert [value(facts, "logprobs_mode") for facts in after][0] == "processed_logprobs"
+    assert not after[1].open
+
+
+def test_a_branch_a_call_does_not_take_leaves_its_assignments_out(tmp_path):
+    (record,) = records_of(
+        tmp_path,
+        'LEN=""\n'
+        "serve() {\n"
+        "    local args=(--port $2 --return-sampling-mask)\n"
+        '    if [ -n "$LEN" ]; then\n'
+        "        args+=(--logprobs-mode processed_logprobs)\n"
+        "    fi\n"
+        '    vllm serve "$1" "${args[@]}"\n'
+        "}\n"
+        "serve org/m 8001\n",
+    )
+    facts = record.facts
+    assert not facts.open and value(facts, "model") == "org/m" and facts.get("logprobs_mode") is ABSENT
+
+
+def test_a_call_passing_the_scripts_arguments_keeps_them_a_pass_through(tmp_path):
+    (record,) = records_of(tmp_path, 'serve() { shift; vllm serve m --return-sampling-mask "$@"; }\nserve "$@"\n')
+    facts = record.facts
+    assert not facts.open and facts.get("logprobs_mode") is ABSENT
+    (assumption,) = facts.assumed
+    assert assumption.channel == 'the arguments passed through at "$@", line 1,'
+
+
+def test_findings_on_the_body_are_reported_once_and_values_at_the_call(tmp_path):
+    text = (
+        "serve() {\n"
+        '    vllm serve "$1" --return-sampling-mask "${@:2}"\n'
+        "}\n"
+        "serve org/a --port 8001\n"
+        "serve org/b --port 8002\n"
+        "serve org/c --logprobs-mode raw_logprobs\n"
+    )
+    result = lint_text(tmp_path, "calls.sh", text)
+    assert found(result) == [(2, 21, "VLM105"), (6, 13, "VLM105")]
+
+
+def test_calls_within_calls_stay_bounded(tmp_path):
+    import time
+
+    # Each call calls itself twice: unbounded, 2**n readings.
+    text = 'grow() { grow "$@" x; grow "$@" y; vllm serve "$1" --return-sampling-mask; }\ngrow org/m\n'
+    began = time.perf_counter()
+    records = records_of(tmp_path, text)
+    assert time.perf_counter() - began < 20
+    assert records and all(value(record.facts, "return_sampling_mask") is True for record in records)
+    assert any(value(record.facts, "model") == "org/m" for record in records)
+
+
+def test_a_function_only_another_program_runs_is_read_as_written(tmp_path):
+    # "serve" is a word of another command, never called: its body is read with $1 unknown.
+    (record,) = records_of(tmp_path, 'serve() { vllm serve "$1" --return-sampling-mask; }\necho serve org/m\n')
+    assert str(value(record.facts, "model")) == "UNKNOWN"
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,9 @@ number of words, so it becomes an ``open`` word.  Its ``channel`` says how the
 author plainly means it (``Reading``, unless the strict reading is chosen):
 ``"value"`` for a ``$VAR``/``$(cmd)`` that is one value where one value stands,
 ``"pass-through"`` for the script's own arguments (``"$@"``, ``${@:2}``; in a
-function only when every call passes the script's arguments on).  A value
+function called with the script's arguments).  A function the script calls is
+read once per call with ``$1``, ``$#``, ``"$@"`` bound to the call's words
+(``Interpreter._call``).  A value
 computed by ``$((...))`` is one word (``ONE_WORD``).  An array the script
 assigns (``ARGS=( ... )``, ``ARGS+=( ... )``) holds the words its elements
 expand to (``ArrayValue``), and ``"${ARGS[@]}"`` expands to them.  Control structures are
@@ -80,6 +82,7 @@ class Unknown:
     empty: bool = False  # expands to nothing (a comment in backticks)
     many: bool = False  # "${ARRAY[@]}": several words even when quoted
     arguments: bool = False  # "${@:2}": the positional parameters
+    first_argument: int | None = None  # "${@:2}": 2 (the first parameter it expands)
     array: str | None = None  # "${NAME[@]}": the array it expands
     elements: list | None = None  # NAME=( ... ): the words of the array literal
 
@@ -101,6 +104,79 @@ class ArrayValue(tuple):
 
 # A variable whose value is unknown but one word without blanks (``$((30000 + rank))``).
 ONE_WORD = type("OneWord", (), {"__repr__": lambda self: "ONE_WORD"})()
+# Positional parameters no one can count (``shift`` past an expansion of any number of words).
+UNKNOWN_ARGUMENTS = (open_word(),)
+
+
+def _one_argument(word: Word) -> bool:
+    """A word a call passes is one positional parameter: written, or an expansion read as one value."""
+    return not word.open or word.extra.get("channel") == "value"
+
+
+def _parameter(arguments: tuple, number: int) -> Word | None:
+    """``$number`` of a call's words: the word, ABSENT past the last, None when no one can tell."""
+    if number < 1 or not all(_one_argument(word) for word in arguments[:number]):
+        return None
+    if number > len(arguments):
+        return ABSENT
+    return arguments[number - 1]
+
+
+def _shifted(arguments: tuple, count: int) -> tuple:
+    """The parameters after the first ``count`` (``shift count``, ``${@:count+1}``)."""
+    if all(_one_argument(word) for word in arguments[:count]):
+        return arguments[count:]
+    # An expansion of any number of words comes first: what follows it is some of the rest.
+    rest = [word for word in arguments if not _one_argument(word)]
+    if all(word.extra.get("channel") == "pass-through" for word in rest):
+        return (rest[0],)
+    return UNKNOWN_ARGUMENTS
+
+
+def _argument_words(arguments: tuple, raw: RawWord, part, start: int, end: int) -> list[Word]:
+    """The words ``"$@"``/``$@``/``$*``/``"${@:2}"`` become in a call whose words are bound: a word
+    the call wrote keeps its place (a finding or fix on it goes to the call); an expansion of
+    unknown words stands where the body writes it, read as the call's own was."""
+    if isinstance(part, Unknown) and part.first_argument is None:
+        return [open_word(start, end)]
+    if isinstance(part, Unknown) and part.first_argument is not None:
+        if part.first_argument < 1:
+            return [open_word(start, end)]  # ${@:0}: $0 first
+        arguments = _shifted(arguments, part.first_argument - 1)
+    if any(not (isinstance(other, Lit) and not other.text) for other in raw.parts if other is not part):
+        return [open_word(start, end)]  # "--flag=$@", "x$*": joined with text
+    quoted = part.quoted
+    words: list[Word] = []
+    for word in arguments:
+        if word.open or (word.text is None and not quoted):
+            channel = word.extra.get("channel") if word.open else ("value" if Reading.lenient() else None)
+            rest = open_word(start, end)
+            if channel is not None:
+                rest.extra["channel"] = channel
+            words.append(rest)
+        elif quoted or not any(ch in word.text for ch in " \t\n"):
+            words.append(_copy_word(word))
+        else:
+            # Unquoted: a written value with blanks is split again.
+            for match in re.finditer(r"[^ \t\n]+", word.text):
+                offs = word.offs[match.start() : match.end()] if word.offs is not None else None
+                piece = Word(match.group(0), word.start, word.end, offs=offs, style=SHELL, multiline=word.multiline)
+                piece.extra["editable"] = False
+                words.append(piece)
+    return words
+
+
+def _expands(commands: list[list[RawWord]]) -> bool:
+    """Some word of the commands expands something (``[ -f "$1" ]``, not ``true``)."""
+    return any(not isinstance(part, Lit) for raws in commands for raw in raws for part in raw.parts)
+
+
+def _copy_word(word: Word) -> Word:
+    clone = copy.copy(word)
+    clone.extra = dict(word.extra)
+    return clone
+
+
 # The variables a script template (``Word.extra["script"]``) names for what the outer shell
 # expanded to values unknown here: unknown inside the script too.
 OUTER_VALUE = "__vllm_lint_outer_"
@@ -534,7 +610,9 @@ def _braced(inner: str, quoted: bool, start: int):
         name = inner[:-3] if inner.endswith("[@]") and _NAME.fullmatch(inner[:-3]) else None
         return Unknown(quoted, start, many=True, array=name)  # an array's elements
     if inner.startswith("@:") or (inner.startswith("*:") and not quoted):
-        return Unknown(quoted, start, many=True, arguments=True)  # ${@:2}: some of the script's arguments
+        first = re.fullmatch(r"[@*]:\s*([0-9]+)", inner)
+        # ${@:2}: some of the script's arguments
+        return Unknown(quoted, start, many=True, arguments=True, first_argument=int(first.group(1)) if first else None)
     match = _BRACED.match(inner)
     if not match or inner.startswith(("#", "!")) and len(inner) > 1:
         return Unknown(quoted, start, split=not inner.startswith("#"))
@@ -570,9 +648,12 @@ class ShellState:
     exported: set[str] = field(default_factory=set)
     allexport: bool = False
     script: str | None = None  # the script file's path, where its own location can be computed
+    # The positional parameters of a function call being read (``Interpreter._call``): the words the call
+    # passed; None outside one (``$1`` unknown, ``$@`` the script's arguments or a caller's).
+    positional: tuple | None = None
 
     def copy(self) -> ShellState:
-        return ShellState(dict(self.vars), dict(self.env), self.env_open, set(self.exported), self.allexport, self.script)
+        return ShellState(dict(self.vars), dict(self.env), self.env_open, set(self.exported), self.allexport, self.script, self.positional)
 
     def lookup(self, name: str) -> object:
         return self.vars.get(name, UNKNOWN)
@@ -626,6 +707,11 @@ def join(states: list[ShellState]) -> ShellState:
     result.env_open = any(s.env_open for s in states)
     result.allexport = all(s.allexport for s in states)
     result.exported = set().union(*(s.exported for s in states))
+    first_positional = states[0].positional
+    if all(s.positional is first_positional for s in states):
+        result.positional = first_positional
+    else:
+        result.positional = UNKNOWN_ARGUMENTS  # ``shift`` in one branch only
     for name in set().union(*(s.vars.keys() for s in states)):
         values = [s.vars.get(name, _MISSING) for s in states]
         first = values[0]
@@ -731,6 +817,16 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
         arguments = (isinstance(part, Var) and (part.name == "@" or (part.name == "*" and not part.quoted))) or (
             isinstance(part, Unknown) and part.arguments
         )
+        if arguments and state.positional is not None:
+            if chars or unknown:
+                unknown = True
+                emit()
+            words.extend(_argument_words(state.positional, raw, part, start, end))
+            return words
+        if not chars and not unknown and isinstance(part, Var) and part.name.isdigit() and state.positional is not None:
+            given = _given_word(raw, part, state)
+            if given is not None:
+                return [given]
         if isinstance(part, Unknown) and part.array and all(isinstance(p, Lit) and not p.text for p in raw.parts if p is not part):
             elements = _array_words(state.lookup(part.array), part.quoted)
             if elements is not None:
@@ -832,8 +928,44 @@ def _array_words(value: object, quoted: bool) -> list[Word] | None:
     return [copy.copy(word) for word in value]
 
 
+def _given_word(raw: RawWord, part: Var, state: ShellState) -> Word | None:
+    """``"$1"``, ``${2}``, ``${1:-x}`` alone as a word, in a call that wrote that parameter: the
+    call's word itself, so that a finding on its value points at the call."""
+    if any(not (isinstance(other, Lit) and not other.text) for other in raw.parts if other is not part):
+        return None
+    word = _parameter(state.positional, int(part.name))
+    if not isinstance(word, Word) or not word.known:
+        return None
+    if part.op not in ("", ":-", "-", ":=", "=", ":?", "?") or (part.op.startswith(":") and not word.text):
+        return None
+    if not part.quoted and any(ch in word.text for ch in " \t\n*?["):
+        return None  # split again: the expansion's words
+    return _copy_word(word)
+
+
+def _positional_value(name: str, arguments: tuple) -> object:
+    """``$1``, ``$#``, ``$*`` of a call whose words are bound."""
+    if name.isdigit():
+        word = _parameter(arguments, int(name)) if name != "0" else None
+        if word is None:
+            return UNKNOWN
+        if word is ABSENT:
+            return ABSENT
+        return word.text if word.known else UNKNOWN
+    if not all(_one_argument(word) for word in arguments):
+        return UNKNOWN
+    if name == "#":
+        return str(len(arguments))
+    if name in ("@", "*") and all(word.known for word in arguments):
+        return " ".join(word.text for word in arguments)
+    return UNKNOWN
+
+
 def _var_value(part: Var, state: ShellState) -> object:
     name = part.name
+    if state.positional is not None and (name.isdigit() or name in "#@*"):
+        value = _positional_value(name, state.positional)
+        return _with_operator(part, value) if value is not UNKNOWN else value
     if name in ("@", "*") or name.isdigit() or name in "#?$!-":
         return UNKNOWN
     value = state.lookup(name)
@@ -842,6 +974,11 @@ def _var_value(part: Var, state: ShellState) -> object:
         value = value[0].text if value else ""
         if value is None:
             return UNKNOWN  # an unknown (or open) word
+    return _with_operator(part, value)
+
+
+def _with_operator(part: Var, value: object) -> object:
+    """``${NAME:-default}`` and the other operators applied to NAME's value."""
     op = part.op
     if op == "":
         return value
@@ -928,6 +1065,19 @@ class _Frame:
     cond: ShellState | None = None
     ends: list[ShellState] = field(default_factory=list)
     has_else: bool = False
+    # In a body read for a call (``Interpreter._call``), an ``if`` whose test compares known
+    # words (``[ "$kind" = vllm ]``): the commands of its condition while read (``test``), the
+    # branch being read certainly not taken (``dead``), an earlier branch certainly taken.
+    test: list | None = None
+    dead: bool = False
+    settled: bool = False
+    # The same for a ``case`` on a word of known text: its word, the patterns of the arm read.
+    subject: RawWord | None = None
+    patterns: list = field(default_factory=list)
+    fallthrough: bool = False  # an arm ends with ;& or ;;&: the arms after it are not decided
+    # A test of expanded words that cannot be decided (``[ -f "$1" ]``, ``[[ $1 =~ vllm ]]``): its
+    # branches are read without the call's words, which may be another branch's.
+    blind: bool = False
     saved: ShellState | None = None
     name: str | None = None
 
@@ -973,8 +1123,12 @@ def _loop_end(tokens: list, start: int) -> int:
 
 def _group_end(tokens: list, start: int) -> int:
     depth = 0
+    # A body in braces ends at its brace: a ``)`` of a case pattern inside is no end.
+    braces = start < len(tokens) and isinstance(tokens[start], RawWord) and tokens[start].literal() == "{"
     for index in range(start, len(tokens)):
         token = tokens[index]
+        if braces and not (isinstance(token, RawWord) and token.literal() in ("{", "}")):
+            continue
         if isinstance(token, RawWord) and token.literal() in ("{", "}"):
             depth += 1 if token.literal() == "{" else -1
             if depth == 0:
@@ -986,30 +1140,52 @@ def _group_end(tokens: list, start: int) -> int:
     return len(tokens)
 
 
+def _call_sites(tokens: list, name: str) -> list[int]:
+    """The token indices where function ``name`` is called (a command's first word)."""
+    return [
+        index for index, token in enumerate(tokens)
+        if isinstance(token, RawWord) and token.literal() == name and _starts_command(tokens, index)
+    ]
+
+
+def _command_names(tokens: list) -> set[str]:
+    """The words the script's commands start with (the functions it calls among them)."""
+    return {
+        token.literal() for index, token in enumerate(tokens)
+        if isinstance(token, RawWord) and token.literal() is not None and _starts_command(tokens, index)
+    }
+
+
+def _starts_command(tokens: list, index: int) -> bool:
+    """The word at ``index`` is a command's first word (not a word of another command, as in
+    ``echo main``, nor the name of a definition)."""
+    previous = tokens[index - 1] if index else None
+    if isinstance(previous, RawWord) and previous.literal() == "function":
+        return False  # the definition
+    if index + 1 < len(tokens) and isinstance(tokens[index + 1], Op) and tokens[index + 1].op == "(":
+        return False  # name() { ... }
+    return _at_command_start(previous)
+
+
+_BEFORE_COMMAND = TERMINATORS | {"(", ")"}
+
+
+def _at_command_start(previous) -> bool:
+    return previous is None or isinstance(previous, Newline) or (
+        isinstance(previous, Op) and previous.op in _BEFORE_COMMAND
+    ) or (isinstance(previous, RawWord) and previous.literal() in RESERVED)
+
+
 def _passes_arguments_on(tokens: list, name: str) -> bool:
     """Whether ``name`` is called at least once, and every call's arguments are the script's own."""
-    calls = 0
-    count = len(tokens)
-    for index, token in enumerate(tokens):
-        if not isinstance(token, RawWord) or token.literal() != name:
-            continue
-        previous = tokens[index - 1] if index else None
-        if isinstance(previous, RawWord) and previous.literal() == "function":
-            continue  # the definition
-        if index + 1 < count and isinstance(tokens[index + 1], Op) and tokens[index + 1].op == "(":
-            continue  # name() { ... }
-        at_start = previous is None or isinstance(previous, Newline) or (
-            isinstance(previous, Op) and previous.op in TERMINATORS | {"(", ")"}
-        ) or (isinstance(previous, RawWord) and previous.literal() in RESERVED)
-        if not at_start:
-            continue  # a word of another command (echo main)
-        calls += 1
+    sites = _call_sites(tokens, name)
+    for index in sites:
         for argument in tokens[index + 1 :]:
             if not isinstance(argument, RawWord):
                 break
             if not _is_arguments(argument):
                 return False
-    return calls > 0
+    return bool(sites)
 
 
 def _is_arguments(raw: RawWord) -> bool:
@@ -1023,8 +1199,37 @@ def _is_arguments(raw: RawWord) -> bool:
     return isinstance(part, Unknown) and part.arguments
 
 
+# A call of a function the script defines is read with its words bound, up to this depth of
+# calls within calls, this many calls, and while the bodies read total fewer tokens than this.
+_CALL_DEPTH = 8
+_CALL_TOKENS = 100_000
+_CALLS = 256
+
+
+@dataclass
+class _Functions:
+    """What the readers of one script (the script's, and one per function call) share."""
+
+    names: dict[str, set[str]] = field(default_factory=dict)  # function -> names its body may assign
+    bodies: dict[str, tuple[int, int]] = field(default_factory=dict)  # function -> its body's tokens
+    passes_arguments_on: dict[str, bool] = field(default_factory=dict)
+    called: set[str] | None = None  # the first words of the script's commands (its calls)
+    # Commands of a called function's body as its definition reads them (its parameters
+    # unknown): reported only when no call could be read with its words.
+    deferred: list[tuple[str, Command]] = field(default_factory=list)
+    bound: set[str] = field(default_factory=set)  # functions a call was read for
+    unbound: set[str] = field(default_factory=set)  # functions a call was not read for (limits)
+    walked: int = 0  # tokens of bodies read for calls
+    calls: int = 0  # calls read
+    launching: set[str] = field(default_factory=set)  # functions whose body may start a program that matters
+
+
 class Interpreter:
-    """Walk a script's tokens; call ``on_command`` for every simple command that runs a program."""
+    """Walk a script's tokens; call ``on_command`` for every simple command that runs a program.
+
+    A call of a function the script defines reads the function's body again with ``$1``,
+    ``$#``, ``"$@"`` bound to the call's words (``_call``); the body's commands as its
+    definition reads them are then left out, unless no call of it could be read."""
 
     def __init__(
         self,
@@ -1033,24 +1238,30 @@ class Interpreter:
         on_command: Callable[[Command], None],
         state: ShellState | None = None,
         multiline: bool = True,
+        functions: _Functions | None = None,
+        depth: int = 0,
+        guarded: bool = False,
     ) -> None:
         self.tokens = tokens
         self.mapper = mapper
         self.on_command = on_command
         self.state = state or ShellState()
         self.multiline = multiline
-        self.functions: dict[str, set[str]] = {}
-        self._calls: dict[str, bool] = {}
+        self.shared = functions or _Functions()
+        self.functions = self.shared.names
+        self._calls = self.shared.passes_arguments_on
+        self.depth = depth
         self.frames: list[_Frame] = []
+        self._in_call = guarded  # the call this reader reads a body for may not run
         self._guarded = False
         self._assigned_after: list[tuple[int, set[str]]] | None = None
 
     # ---------------------------------------------------------------- driver
 
-    def run(self) -> ShellState:
+    def run(self, start: int = 0, stop: int | None = None) -> ShellState:
         tokens = self.tokens
-        count = len(tokens)
-        index = 0
+        count = len(tokens) if stop is None else stop
+        index = start
         words: list[RawWord] = []
         assignments: list[tuple[str, RawWord, int]] = []
         at_start = True
@@ -1063,7 +1274,7 @@ class Interpreter:
 
         def flush(terminator: str | None) -> None:
             nonlocal words, assignments, at_start, conditional, in_pipeline, pipeline_state, after_or
-            self._guarded = bool(self.frames) or after_or
+            self._guarded = self._in_call or bool(self.frames) or after_or
             after_or = terminator == "||"
             if words or assignments:
                 background = terminator == "&"
@@ -1108,8 +1319,13 @@ class Interpreter:
                     self._close_case()
                     mode = "normal"
                 elif isinstance(token, Op) and token.op == ")":
+                    self._case_arm()
                     mode = "normal"
                     at_start = True
+                elif isinstance(token, RawWord):
+                    frame = self._top("case")
+                    if frame is not None:
+                        frame.patterns.append(token)
                 continue
             if isinstance(token, Newline):
                 flush(None)
@@ -1125,8 +1341,11 @@ class Interpreter:
                         flush(None)
                         frame = self._top("case")
                         if frame is not None:
-                            frame.ends.append(self.state)
+                            if not frame.dead:
+                                frame.ends.append(self.state)
                             self.state = frame.entry.copy()
+                            frame.fallthrough = frame.fallthrough or op != ";;"
+                            frame.dead = False
                             mode = "case-pattern"
                         continue
                     flush(op)
@@ -1182,6 +1401,11 @@ class Interpreter:
         flush(None)
         while self.frames:
             self._leave(self.frames.pop())
+        if self.depth == 0:
+            shared = self.shared
+            for name, command in shared.deferred:
+                if name not in shared.bound or name in shared.unbound:
+                    self.on_command(command)
         return self.state
 
     def _top(self, kind: str) -> _Frame | None:
@@ -1195,25 +1419,40 @@ class Interpreter:
     def _reserved(self, word: str, index: int, pending_function: str | None) -> str | None:
         state = self.state
         if word == "if":
-            self.frames.append(_Frame("if"))
+            self.frames.append(_Frame("if", test=[]))
         elif word == "then":
             frame = self._top("if")
             if frame is not None:
                 frame.cond = state.copy()
+                verdict = self._verdict(frame.test or []) if self.depth > 0 else None
+                frame.blind = frame.blind or (verdict is None and _expands(frame.test or []))
+                frame.test = None
+                frame.dead = frame.settled or verdict is False
+                frame.settled = frame.settled or verdict is True
+                self._blind_branch(frame)
         elif word in ("elif", "else"):
             frame = self._top("if")
             if frame is not None:
-                frame.ends.append(state)
+                if not frame.dead:
+                    frame.ends.append(state)  # a branch not taken leaves nothing behind
                 self.state = (frame.cond or state).copy()
+                frame.dead = frame.settled
                 if word == "else":
                     frame.has_else = True
+                    self._blind_branch(frame)
+                else:
+                    frame.test = []
         elif word == "fi":
             frame = self._pop("if")
             if frame is not None:
-                frame.ends.append(self.state)
-                if not frame.has_else:
+                if not frame.dead:
+                    frame.ends.append(self.state)
+                if not frame.has_else and not frame.settled:
                     frame.ends.append(frame.cond or self.state)
-                self.state = join(frame.ends)
+                if frame.ends:
+                    self.state = join(frame.ends)
+                if frame.blind and frame.cond is not None:
+                    self.state.positional = frame.cond.positional
         elif word in ("while", "until", "for", "select"):
             end = _loop_end(self.tokens, index)
             self.state.forget(_assigned_names(self.tokens, index, end))
@@ -1225,7 +1464,8 @@ class Interpreter:
             if frame is not None:
                 self.state = join([self.state, frame.entry])
         elif word == "case":
-            self.frames.append(_Frame("case", entry=self.state.copy()))
+            subject = self.tokens[index + 1] if index + 1 < len(self.tokens) else None
+            self.frames.append(_Frame("case", entry=self.state.copy(), subject=subject if isinstance(subject, RawWord) else None))
             return "case-header"
         elif word == "esac":
             self._close_case()
@@ -1251,14 +1491,19 @@ class Interpreter:
     def _close_case(self) -> None:
         frame = self._pop("case")
         if frame is not None:
-            frame.ends.append(self.state)
-            frame.ends.append(frame.entry)
-            self.state = join(frame.ends)
+            if not frame.dead:
+                frame.ends.append(self.state)
+            if not frame.settled:
+                frame.ends.append(frame.entry)  # no arm matched
+            self.state = join(frame.ends) if frame.ends else frame.entry
+            if frame.blind and frame.entry is not None:
+                self.state.positional = frame.entry.positional
 
     def _enter_function(self, name: str, index: int) -> None:
         end = _group_end(self.tokens, index)
         body_names = _assigned_names(self.tokens, index, end)
         self.functions[name] = body_names
+        self.shared.bodies[name] = (index + 1, end)
         saved = self.state
         entry = saved.copy()
         entry.forget(self._assigned_from(index))
@@ -1282,8 +1527,83 @@ class Interpreter:
 
     # -------------------------------------------------------- simple command
 
+    def _case_arm(self) -> None:
+        """Whether the ``case`` arm whose patterns were just read is certainly (not) taken."""
+        frame = self._top("case")
+        if frame is None:
+            return
+        verdict = None
+        if self.depth > 0 and not frame.fallthrough and frame.subject is not None and frame.patterns:
+            verdict = self._matches(frame.subject, frame.patterns)
+        frame.blind = frame.blind or (self.depth > 0 and verdict is None and _expands([[frame.subject, *frame.patterns]] if frame.subject else []))
+        frame.patterns = []
+        frame.dead = frame.settled or verdict is False
+        frame.settled = frame.settled or verdict is True
+        self._blind_branch(frame)
+
+    def _blind_branch(self, frame: _Frame) -> None:
+        """A branch taken or not on a test no one can decide: the call's words are unknown in it."""
+        if frame.blind and self.state.positional is not None:
+            self.state = self.state.copy()
+            self.state.positional = UNKNOWN_ARGUMENTS
+
+    def _known_text(self, raw: RawWord) -> str | None:
+        words = expand(raw, self.state, self.mapper, self.multiline, False)
+        return words[0].text if len(words) == 1 and words[0].known else None
+
+    def _matches(self, subject: RawWord, patterns: list[RawWord]) -> bool | None:
+        """``case $1 in vllm|serve)``: whether a pattern matches the known word; None if unknown."""
+        import fnmatch
+
+        text = self._known_text(subject)
+        if text is None:
+            return None
+        for raw in patterns:
+            pattern = self._known_text(raw)
+            if pattern is None:
+                return None
+            # Quoted or expanded text matches itself; an unquoted literal is a glob pattern.
+            if text == pattern if raw.literal() is None else fnmatch.fnmatchcase(text, pattern):
+                return True
+        return False
+
+    def _verdict(self, commands: list[list[RawWord]]) -> bool | None:
+        """Whether an ``if``'s condition certainly holds: one test comparing words of known
+        text (``[ "$kind" = vllm ]``, ``[[ $1 != sg* ]]``, ``test "$x" == y``, ``[ -n "$LEN" ]``);
+        else None."""
+        if len(commands) != 1:
+            return None
+        raws = commands[0]
+        program = raws[0].literal() if raws else None
+        closing = {"[": "]", "[[": "]]", "test": None}.get(program or "", "")
+        if closing == "":
+            return None
+        operands = raws[1:-1] if closing else raws[1:]
+        if closing and raws[-1].literal() != closing:
+            return None
+        if len(operands) == 2 and operands[0].literal() in ("-n", "-z"):
+            text = self._known_text(operands[1])  # [ -n "$MAX_MODEL_LEN" ]
+            return None if text is None else bool(text) == (operands[0].literal() == "-n")
+        if len(operands) != 3:
+            return None
+        operator = operands[1].literal()
+        if operator not in ("=", "==", "!="):
+            return None
+        texts = [self._known_text(operands[0]), self._known_text(operands[2])]
+        if None in texts:
+            return None
+        if program == "[[" and operands[2].literal() is not None:
+            import fnmatch
+
+            same = fnmatch.fnmatchcase(texts[0], texts[1])  # [[ $1 == sg* ]]: a pattern
+        else:
+            same = texts[0] == texts[1]
+        return same == (operator != "!=")
+
     def _simple(self, raws: list[RawWord], assignments: list[tuple[str, RawWord, int]]) -> None:
         state = self.state
+        if self.frames and self.frames[-1].test is not None:
+            self.frames[-1].test.append(raws)
         if not raws:
             for name, raw, skip in assignments:
                 state.assign(name, self._value(name, raw, skip))
@@ -1306,6 +1626,13 @@ class Interpreter:
                 elif literal.startswith("+") and "a" in literal:
                     state.allexport = False
             literals = [raw.literal() for raw in raws[1:]]
+            if "--" in literals and state.positional is not None:
+                # set -- WORDS: the parameters of the call being read are these words.
+                script_arguments = self._script_arguments()
+                words: list[Word] = []
+                for raw in raws[2 + literals.index("--") :]:
+                    words.extend(expand(raw, state, self.mapper, self.multiline, script_arguments))
+                state.positional = tuple(words)
             if "allexport" in literals:
                 index = literals.index("allexport")
                 state.allexport = index > 0 and literals[index - 1] == "-o"
@@ -1322,7 +1649,18 @@ class Interpreter:
         if name == "printf":
             self._printf_to_variable(raws)
             return
+        if name == "shift" and state.positional is not None:
+            count = raws[1].literal() if len(raws) > 1 else "1"
+            if count is not None and count.isdigit():
+                arguments = state.positional
+                if int(count) <= len(arguments) or not all(_one_argument(word) for word in arguments):
+                    state.positional = _shifted(arguments, int(count))  # else shift fails: no change
+            else:
+                state.positional = UNKNOWN_ARGUMENTS
+            return
         if name in self.functions:
+            if not self._dead():
+                self._call(name, raws, assignments)
             state.forget(self.functions[name])
             return
         if name is not None and not might_launch(name):
@@ -1337,7 +1675,79 @@ class Interpreter:
             env[var] = env_value(assignment_value(raw, skip, state))
         start = self.mapper(raws[0].start)
         last = self.mapper(raws[-1].end - 1)
-        self.on_command(Command(words, env, env_open, start, last + 1 if last >= 0 else start, self._guarded))
+        self._emit(Command(words, env, env_open, start, last + 1 if last >= 0 else start, self._guarded))
+
+    def _dead(self) -> bool:
+        """In a branch the words of the call being read rule out."""
+        return any(frame.dead for frame in self.frames)
+
+    def _emit(self, command: Command) -> None:
+        if self._dead():
+            return
+        frame = self._top("function")
+        if frame is not None and self._called(frame.name or ""):
+            self.shared.deferred.append((frame.name or "", command))
+        else:
+            self.on_command(command)
+
+    def _called(self, name: str) -> bool:
+        shared = self.shared
+        if shared.called is None:
+            shared.called = _command_names(self.tokens)
+        return name in shared.called
+
+    def _may_launch(self, name: str, start: int, stop: int) -> bool:
+        """A word of the body may start an engine, install one, or call a function (over-approximated:
+        any such word, and any program named by an expansion)."""
+        launching = self.shared.launching
+        if name in launching:
+            return True
+        tokens = self.tokens
+        previous = None
+        for index in range(start, stop):
+            token = tokens[index]
+            if isinstance(token, RawWord):
+                literal = token.literal()
+                if literal is not None:
+                    found = might_launch(literal) or literal in self.functions
+                else:
+                    found = _at_command_start(previous) and not _ASSIGNMENT.match(token.plain_prefix())
+                if found:
+                    launching.add(name)
+                    return True
+            previous = token
+        return False
+
+    def _call(self, name: str, raws: list[RawWord], assignments: list[tuple[str, RawWord, int]]) -> None:
+        """Read the body of function ``name`` for this call: its positional parameters are the
+        call's words, its variables the script's at the call."""
+        shared = self.shared
+        body = shared.bodies.get(name)
+        if body is None:
+            return
+        start, stop = body
+        outer = self._top("function")
+        if outer is not None and self._called(outer.name or ""):
+            return  # in the definition of a function the script calls: read at those calls
+        if not self._may_launch(name, start, stop):
+            return  # log "...", wait_for_server: nothing to read with the call's words
+        if self.depth >= _CALL_DEPTH or shared.calls >= _CALLS or shared.walked + stop - start > _CALL_TOKENS:
+            shared.unbound.add(name)  # recursion, or too much to read: as its definition reads it
+            return
+        shared.walked += stop - start
+        shared.calls += 1
+        shared.bound.add(name)
+        state = self.state
+        script_arguments = self._script_arguments()
+        words: list[Word] = []
+        for raw in raws[1:]:
+            words.extend(expand(raw, state, self.mapper, self.multiline, script_arguments))
+        entry = state.copy()
+        entry.positional = tuple(words)
+        for var, raw, skip in assignments:
+            entry.assign(var, assignment_value(raw, skip, state), export=True)  # FOO=1 name ...
+        reader = Interpreter(self.tokens, self.mapper, self._emit, entry, self.multiline, shared, self.depth + 1, self._guarded)
+        reader.run(start, stop)
 
     def _value(self, name: str, raw: RawWord, skip: int, append: bool | None = None) -> object:
         """The value ``NAME=value``, ``NAME+=value`` or ``NAME=( ... )`` gives NAME."""
