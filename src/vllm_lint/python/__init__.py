@@ -124,7 +124,8 @@ def _may_be_relevant(source: bytes, path: str | None) -> bool:
     if path is None or path in ("-", "stdin") or b"import" not in source:
         return False
     if mentions_vllm:
-        if _DEFERS.search(source) is not None:
+        # A substring test first: the pattern's word boundary makes it a slow pass over every file.
+        if b"Node(" in source and _DEFERS.search(source) is not None:
             return True  # ``lp.CourierNode(actor_cls, vllm_args)``: the class may be any its callers pass
         return project_modules().imports_relevant_module(path, source, _mentions_setting)
     if mentions_setting:
