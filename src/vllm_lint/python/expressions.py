@@ -245,6 +245,8 @@ class ExpressionsMixin:
         info = self._classes.get(id(class_node))
         if info is None or attr not in info.defaults or attr in self._class_attr_stores:
             return MISSING
+        if not self._inline_stack and not builds_engine(self.scope.node):
+            return MISSING  # what matters is what reaches an engine: the project-wide search is dear
         value = info.defaults[attr]
         if not isinstance(value, (str, int, float, bool, type(None), DictObj, ListObj)):
             return MISSING
