@@ -1071,3 +1071,65 @@ def test_a_single_dash_host_is_reported_with_the_error_argparse_gives():
     [finding] = lint_file(str(path), lambda _path: (Version(0, 19), "fixture")).findings
     assert finding.message == "-host is not an argument in vLLM 0.19; did you mean --host?"
     assert finding.vllm_error == "argument -h/--help: ignored explicit argument 'ost'"
+
+
+# ------------------------------------------------------- command text in a variable
+
+
+def test_a_command_text_set_in_branches_is_read_once_per_arm(tmp_path):
+    script = (
+        'MODEL=$(cat /cfg/model)\n'
+        'if [ "$ENGINE" = vllm ]; then\n'
+        '    CMD="vllm serve \'${MODEL}\' --port 8000"\n'
+        '    if [ "$REPLAY" = 1 ]; then\n'
+        '        CMD="$CMD --return-sampling-mask"\n'
+        '    fi\n'
+        'else\n'
+        '    CMD="python3 -m sglang.launch_server --model-path \'${MODEL}\' --return-sampling-mask"\n'
+        'fi\n'
+        'nohup bash -c "cd /srv && ${CMD}" > log 2>&1 &\n'
+    )
+    assert found(lint_text(tmp_path, "serve.sh", script)) == [(5, 19, "VLM105")]
+
+
+def test_a_decided_test_keeps_only_the_taken_arm_of_a_command_text(tmp_path):
+    script = (
+        'serve() {\n'
+        '    local cmd="vllm serve $MODEL --port 8000"\n'
+        '    if [ "$1" = replay ]; then\n'
+        '        cmd="$cmd --return-sampling-mask"\n'
+        '    fi\n'
+        '    bash -c "$cmd"\n'
+        '}\n'
+        'serve plain\n'
+    )
+    assert found(lint_text(tmp_path, "serve.sh", script)) == []
+    assert found(lint_text(tmp_path, "serve.sh", script.replace("serve plain", "serve replay"))) == [(4, 19, "VLM105")]
+
+
+def test_a_command_text_changed_in_a_loop_is_unknown(tmp_path):
+    script = (
+        'CMD="vllm serve $MODEL --return-sampling-mask"\n'
+        'for flag in $FLAGS; do\n'
+        '    CMD="$CMD $flag"\n'
+        'done\n'
+        'bash -c "$CMD"\n'
+    )
+    assert found(lint_text(tmp_path, "serve.sh", script)) == []
+
+
+def test_too_many_ways_to_set_a_command_text_make_it_unknown(tmp_path):
+    lines = ['CMD="vllm serve $MODEL --return-sampling-mask"']
+    flags = ["--seed 1", "--max-num-seqs 8", "--max-model-len 4096", "--block-size 16", "--gpu-memory-utilization 0.8"]
+    for number, flag in enumerate(flags):  # 32 ways
+        lines += [f'if [ -n "$F{number}" ]; then', f'    CMD="$CMD {flag}"', "fi"]
+    lines.append('eval "$CMD"')
+    assert found(lint_text(tmp_path, "serve.sh", "\n".join(lines) + "\n")) == []
+    assert found(lint_text(tmp_path, "serve.sh", "\n".join(lines[:7] + lines[-1:]) + "\n")) == [(1, 24, "VLM105")]
+
+
+def test_an_unquoted_command_text_is_read_only_when_splitting_reads_it_as_a_script(tmp_path):
+    plain = 'CMD="vllm serve $MODEL --return-sampling-mask"\nexec $CMD\n'
+    assert found(lint_text(tmp_path, "serve.sh", plain)) == [(1, 24, "VLM105")]
+    quoted = "CMD=\"vllm serve '$MODEL' --return-sampling-mask\"\nexec $CMD\n"
+    assert found(lint_text(tmp_path, "serve.sh", quoted)) == []

@@ -239,11 +239,17 @@ class Context:
         """``sh -c SCRIPT``: read the script where its word is written.  What the outer shell
         expanded to a value unknown here (``sh -c "vllm serve m --port ${PORT}"``) is, in the
         script, a variable of its own whose value is unknown (``shell.OUTER_VALUE``)."""
-        text, offs = word.text, word.offs
-        if text is None:
-            from vllm_lint.launch.shell import OUTER_VALUE
+        if word.text is not None and "scripts" not in word.extra:
+            self._script_text(word.text, word.offs, word, env, env_open)
+            return
+        # One script per way a command text it expands was set (``bash -c "$CMD"`` after branches).
+        for text, offs in word.extra.get("scripts") or [word.extra["script"]]:
+            self._script_text(text, offs, word, env, env_open)
 
-            text, offs = word.extra["script"]
+    def _script_text(self, text: str, offs, word: Word, env: dict, env_open: bool) -> None:
+        from vllm_lint.launch.shell import OUTER_VALUE
+
+        if OUTER_VALUE in text:
             env = dict(env)
             for name in re.findall(re.escape(OUTER_VALUE) + r"\w+", text):
                 env[name] = UNKNOWN

@@ -12,10 +12,13 @@ read once per call with ``$1``, ``$#``, ``"$@"`` bound to the call's words
 (``Interpreter._call``).  A value
 computed by ``$((...))`` is one word (``ONE_WORD``).  An array the script
 assigns (``ARGS=( ... )``, ``ARGS+=( ... )``) holds the words its elements
-expand to (``ArrayValue``), and ``"${ARGS[@]}"`` expands to them.  Control structures are
+expand to (``ArrayValue``), and ``"${ARGS[@]}"`` expands to them.  A variable holding command text
+(``CMD="vllm serve '${MODEL}' ..."``, ``CMD="$CMD --flag"``) keeps that text, one per
+way branches set it (``CommandText``, ``LocatedText``), for a shell that reads it again
+(``bash -c "$CMD"``, ``eval "$CMD"``, ``exec $CMD``).  Control structures are
 followed far enough for a must-analysis: branches are joined (a variable
 keeps its value only when every branch agrees), loops forget what they
-assign, ``source``/``eval`` forget everything, subshells and pipeline
+assign, ``source``/``eval`` forget everything (``eval`` once its text is read), subshells and pipeline
 elements do not leak their assignments.
 
 The environment follows the Python front end's convention: a variable the
@@ -104,6 +107,55 @@ class ArrayValue(tuple):
 
 # A variable whose value is unknown but one word without blanks (``$((30000 + rank))``).
 ONE_WORD = type("OneWord", (), {"__repr__": lambda self: "ONE_WORD"})()
+
+
+class CommandText:
+    """A variable's value that is command text built from written pieces and values unknown here
+    (``CMD="vllm serve '${MODEL}' --port ${PORT}"``): unknown where it is expanded as a value,
+    but read as a script where another shell reads its text again (``bash -c "cd /srv && ${CMD}"``,
+    ``eval "$CMD"``).  ``texts``: one (text, offsets) per way branches may have set it, each
+    unknown value a reference to a variable of its own (``OUTER_VALUE``), each written character
+    at its offset in the file (-1: from a value)."""
+
+    __slots__ = ("texts",)
+
+    def __init__(self, texts: tuple) -> None:
+        self.texts = texts
+
+    def __repr__(self) -> str:
+        return f"CommandText({[text for text, _ in self.texts]!r})"
+
+
+class LocatedText(str):
+    """A variable's known value of several words, with where each character is written in the
+    file (-1: from another value), so that a shell reading it again as a script
+    (``bash -c "$CMD"``) reports a flag where the assignment writes it."""
+
+    __slots__ = ("offs",)
+
+    def __new__(cls, text: str, offs) -> LocatedText:
+        value = super().__new__(cls, text)
+        value.offs = tuple(offs)
+        return value
+
+
+def _texts(value: object) -> tuple | None:
+    """The command texts a variable holds: (text, offsets) per way it was set."""
+    if isinstance(value, CommandText):
+        return value.texts
+    if isinstance(value, LocatedText):
+        return ((str(value), value.offs),)
+    if isinstance(value, str):
+        return ((value, (-1,) * len(value)),)
+    return None
+
+
+# Words before a command that run it: ``exec $CMD``, ``nohup $CMD &``.
+_COMMAND_PREFIXES = frozenset({"exec", "nohup", "command"})
+# What a shell reads differently in a script than in an unquoted expansion's words.
+_RESCANNED = re.compile(r"[\\'\"`$*?\[~]|[;&|<>()]")
+# How many ways branches may set one command text before it is simply unknown.
+_MAX_COMMAND_TEXTS = 16
 # Positional parameters no one can count (``shift`` past an expansion of any number of words).
 UNKNOWN_ARGUMENTS = (open_word(),)
 
@@ -180,6 +232,7 @@ def _copy_word(word: Word) -> Word:
 # The variables a script template (``Word.extra["script"]``) names for what the outer shell
 # expanded to values unknown here: unknown inside the script too.
 OUTER_VALUE = "__vllm_lint_outer_"
+_OUTER_REFERENCE = re.compile(r"\$\{" + OUTER_VALUE + r"\w+\}")
 # Names that say a variable holds several words: where a flag stands, any number of them.
 _LIST_NAME = re.compile(r"ARGS|FLAGS|OPTS|OPTIONS|PARAMS|EXTRA|CMD|CLI", re.IGNORECASE)
 
@@ -697,7 +750,7 @@ _MISSING = object()
 
 def env_value(value: object) -> object:
     """A variable's value as the environment holds it: text, ABSENT or UNKNOWN."""
-    return UNKNOWN if value is ONE_WORD or isinstance(value, ArrayValue) else value
+    return UNKNOWN if value is ONE_WORD or isinstance(value, (ArrayValue, CommandText)) else value
 
 
 def join(states: list[ShellState]) -> ShellState:
@@ -717,6 +770,8 @@ def join(states: list[ShellState]) -> ShellState:
         first = values[0]
         if first is not _MISSING and all(v is first or (isinstance(v, str) and v == first) for v in values):
             result.vars[name] = first
+        elif any(isinstance(v, (CommandText, LocatedText)) for v in values) and all(isinstance(v, (CommandText, str)) for v in values):
+            result.vars[name] = _command_alternatives(values)
         else:
             result.vars[name] = UNKNOWN
     for name in set().union(*(s.env.keys() for s in states)):
@@ -727,6 +782,16 @@ def join(states: list[ShellState]) -> ShellState:
         else:
             result.env[name] = UNKNOWN
     return result
+
+
+def _command_alternatives(values: list) -> object:
+    """The command texts branches set (each arm its own reading); UNKNOWN past a few."""
+    texts: list = []
+    for value in values:
+        for text in _texts(value):
+            if text not in texts:
+                texts.append(text)
+    return CommandText(tuple(texts)) if len(texts) <= _MAX_COMMAND_TEXTS else UNKNOWN
 
 
 # --------------------------------------------------------------- expansion
@@ -776,9 +841,15 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             if unknown:
                 word.suffix = "".join(suffix)
                 if not words:
-                    template = _script_template(raw, state, mapper)
-                    if template is not None:
-                        word.extra["script"] = template
+                    templates = _script_templates(raw, state, mapper)
+                    if templates:
+                        word.extra["script"] = templates[0]
+                        word.extra["scripts"] = templates
+            elif not words and any(isinstance(p, Var) and isinstance(state.lookup(p.name), LocatedText) for p in raw.parts):
+                templates = _script_templates(raw, state, mapper)
+                if templates:
+                    word.extra["script"] = templates[0]
+                    word.extra["scripts"] = templates
             if not in_place or -1 in offs:
                 word.extra["editable"] = False
             words.append(word)
@@ -884,38 +955,67 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
     return words
 
 
-def _script_template(raw: RawWord, state: ShellState, mapper: Mapper) -> tuple[str, list[int]] | None:
+def _script_templates(raw: RawWord, state: ShellState, mapper: Mapper, skip: int = 0) -> list[tuple[str, list[int]]]:
     """The word as a script another shell reads (``sh -c "vllm serve m --port ${PORT}"``): its
     text with each expansion of unknown value as a reference to a variable of its own
-    (``OUTER_VALUE``), and where each character is written; None when an expansion splits."""
-    text: list[str] = []
-    offs: list[int] = []
+    (``OUTER_VALUE``), and where each character is written; a variable holding a command text
+    (``bash -c "cd /srv && ${CMD}"``) is its text, one script per way it was set.  Empty when an
+    expansion splits.  ``skip``: characters of the first literal to leave out (``NAME=``)."""
+    texts: list[tuple[list[str], list[int]]] = [([], [])]
+    first = True
     for part in raw.parts:
         if isinstance(part, Lit):
-            text.extend(part.text)
-            offs.extend(part.idx if mapper.base is None and mapper.shift == 0 else [mapper(index) for index in part.idx])
+            idx = part.idx[skip:] if first else part.idx
+            chars = part.text[skip:] if first else part.text
+            first = False
+            located = idx if mapper.base is None and mapper.shift == 0 else [mapper(index) for index in idx]
+            for text, offs in texts:
+                text.extend(chars)
+                offs.extend(located)
             continue
+        first = False
         if isinstance(part, Unknown) and part.empty:
             continue
         if isinstance(part, Var):
+            held = state.lookup(part.name) if part.op == "" and _NAME.fullmatch(part.name) else None
+            if isinstance(held, (CommandText, LocatedText)) and (part.quoted or skip):
+                texts = [(text + list(more), offs + list(more_offs)) for text, offs in texts for more, more_offs in _texts(held)]
+                if len(texts) > _MAX_COMMAND_TEXTS:
+                    return []
+                continue
             value = _var_value(part, state)
-            splits = not part.quoted and part.name not in ("#", "?", "$", "!", "-")
+            splits = not skip and not part.quoted and part.name not in ("#", "?", "$", "!", "-")
         else:
-            value, splits = UNKNOWN, not part.quoted and part.split
+            value, splits = UNKNOWN, not skip and not part.quoted and part.split
         if value is ONE_WORD:
             splits = False
         if splits or (isinstance(part, Unknown) and (part.many or part.arguments or part.array)) or (isinstance(part, Var) and part.name in ("@", "*")):
-            return None
-        if value is UNKNOWN or value is ONE_WORD:
-            # Named after the outer variable too: a name that says it holds several words still does.
-            named = part.name if isinstance(part, Var) and re.fullmatch(r"\w+", part.name) else ""
-            reference = "${%s%d_%s}" % (OUTER_VALUE, len(text), named)
-            text.extend(reference)
-            offs.extend([-1] * len(reference))
-        elif isinstance(value, str):
-            text.extend(value)
-            offs.extend([-1] * len(value))
-    return "".join(text), offs
+            return []
+        for text, offs in texts:
+            if value is UNKNOWN or value is ONE_WORD:
+                # Named after the outer variable too: a name that says it holds several words still does.
+                named = part.name if isinstance(part, Var) and re.fullmatch(r"\w+", part.name) else ""
+                reference = "${%s%d_%s}" % (OUTER_VALUE, len(text), named)
+                text.extend(reference)
+                offs.extend([-1] * len(reference))
+            elif isinstance(value, str):
+                text.extend(value)
+                offs.extend([-1] * len(value))
+    return [("".join(text), offs) for text, offs in texts]
+
+
+def command_text(raw: RawWord, skip: int, state: ShellState, mapper: Mapper) -> CommandText | LocatedText | None:
+    """``CMD="vllm serve '${MODEL}' --port ${PORT}"``, ``CMD="$CMD --flag"``: the value as
+    command text, when it is made of several words (a blank written in it) and holds a value
+    not known here or a command text already."""
+    if not any(isinstance(part, Lit) and any(ch in " \t\n" for ch in part.text) for part in raw.parts):
+        return None
+    texts = _script_templates(raw, state, mapper, skip)
+    if not texts:
+        return None
+    if len(texts) == 1 and OUTER_VALUE not in texts[0][0]:
+        return LocatedText(*texts[0])
+    return CommandText(tuple((text, tuple(offs)) for text, offs in texts))
 
 
 def _array_words(value: object, quoted: bool) -> list[Word] | None:
@@ -969,6 +1069,8 @@ def _var_value(part: Var, state: ShellState) -> object:
     if name in ("@", "*") or name.isdigit() or name in "#?$!-":
         return UNKNOWN
     value = state.lookup(name)
+    if isinstance(value, CommandText):
+        return UNKNOWN
     if isinstance(value, ArrayValue):
         # $NAME of an array is its first element.
         value = value[0].text if value else ""
@@ -1637,6 +1739,8 @@ class Interpreter:
                 index = literals.index("allexport")
                 state.allexport = index > 0 and literals[index - 1] == "-o"
             return
+        if name == "eval" and len(raws) == 2 and not self._dead():
+            self._eval(raws)
         if name in ("source", ".", "eval"):
             state.forget_all()
             return
@@ -1663,6 +1767,9 @@ class Interpreter:
                 self._call(name, raws, assignments)
             state.forget(self.functions[name])
             return
+        if name is None or name in _COMMAND_PREFIXES:
+            if self._command_variable(raws, assignments):
+                return
         if name is not None and not might_launch(name):
             return  # echo, cat, pip ...: no engine, and no change to the shell's state
         words: list[Word] = []
@@ -1676,6 +1783,61 @@ class Interpreter:
         start = self.mapper(raws[0].start)
         last = self.mapper(raws[-1].end - 1)
         self._emit(Command(words, env, env_open, start, last + 1 if last >= 0 else start, self._guarded))
+
+    def _command_variable(self, raws: list[RawWord], assignments: list[tuple[str, RawWord, int]]) -> bool:
+        """``$CMD`` unquoted where a command stands (``exec $VLLM_CMD``, ``nohup $cmd &``,
+        ``$DOCKER_CMD $VLLM_CMD``), CMD holding command text: the shell splits the text into
+        words without reading quotes again, which is how a script reads it when the text holds
+        no quote, backslash, glob or other expansion; then it is read as that script."""
+        position = 0
+        while position < len(raws) - 1 and raws[position].literal() in _COMMAND_PREFIXES:
+            position += 1
+        texts: list[tuple[str, tuple]] = [("", ())]
+        held_text = False
+        for raw in raws[position:]:
+            literal = raw.literal()
+            if literal is not None and raw.parts and all(isinstance(p, Lit) and not p.quoted for p in raw.parts):
+                more = ((literal, tuple(self.mapper(i) for p in raw.parts for i in p.idx)),)
+            elif len(raw.parts) == 1 and isinstance(raw.parts[0], Var) and not raw.parts[0].quoted and raw.parts[0].op == "":
+                value = self.state.lookup(raw.parts[0].name)
+                more = _texts(value) if isinstance(value, (str, CommandText)) else None
+                if more is None:
+                    return False
+                held_text = held_text or isinstance(value, (CommandText, LocatedText))
+            else:
+                return False
+            glue = (" ",) if texts[0][0] else ()
+            texts = [(text + " " * len(glue) + added, offs + (-1,) * len(glue) + tuple(added_offs)) for text, offs in texts for added, added_offs in more]
+            if len(texts) > _MAX_COMMAND_TEXTS:
+                return False
+        if not held_text or any(_RESCANNED.search(re.sub(_OUTER_REFERENCE, "", text)) for text, _ in texts):
+            return False
+        first, last = raws[position], raws[-1]
+        start, end = self.mapper(first.start), self.mapper(last.end - 1) + 1
+        script = Word(None, start, end, style=SHELL, extra={"editable": False, "script": texts[0], "scripts": texts})
+        words: list[Word] = []
+        for raw in raws[:position]:
+            words.extend(expand(raw, self.state, self.mapper, self.multiline, self._script_arguments()))
+        words += [Word("sh", start, start, style=SHELL, extra={"editable": False}), Word("-c", start, start, style=SHELL, extra={"editable": False}), script]
+        env = dict(self.state.env)
+        for var, raw, skip in assignments:
+            env[var] = env_value(assignment_value(raw, skip, self.state))
+        command_start = self.mapper(raws[0].start)
+        self._emit(Command(words, env, self.state.env_open, command_start, end, self._guarded))
+        return True
+
+    def _eval(self, raws: list[RawWord]) -> None:
+        """``eval "$CMD"``: the text is read again as a script, as ``sh -c`` reads it."""
+        script = expand(raws[1], self.state, self.mapper, self.multiline, self._script_arguments())
+        if len(script) != 1 or script[0].open or (script[0].text is None and "script" not in script[0].extra):
+            return
+        start = self.mapper(raws[0].start)
+        shell = Word("sh", start, start + 4, style=SHELL, extra={"editable": False})
+        option = Word("-c", start, start + 4, style=SHELL, extra={"editable": False})
+        last = self.mapper(raws[-1].end - 1)
+        state = self.state
+        env = dict(state.env)
+        self._emit(Command([shell, option, script[0]], env, state.env_open, start, last + 1 if last >= 0 else start, self._guarded))
 
     def _dead(self) -> bool:
         """In a branch the words of the call being read rule out."""
@@ -1769,7 +1931,19 @@ class Interpreter:
         value = assignment_value(raw, skip, state)
         if append:
             current = state.lookup(name)
+            held = _texts(current) if isinstance(current, (CommandText, str)) else None
+            more = _script_templates(raw, state, self.mapper, skip) if held and (value is UNKNOWN or isinstance(current, (CommandText, LocatedText))) else []
+            if more:
+                # NAME+=" --flag": the command text goes on.
+                texts = tuple((text + added, offs + tuple(added_offs)) for text, offs in held for added, added_offs in more)
+                if len(texts) == 1 and OUTER_VALUE not in texts[0][0]:
+                    return LocatedText(*texts[0])
+                return CommandText(texts) if len(texts) <= _MAX_COMMAND_TEXTS else UNKNOWN
             return current + value if isinstance(current, str) and isinstance(value, str) else UNKNOWN
+        if value is UNKNOWN or (isinstance(value, str) and any(ch in value for ch in " \t\n")):
+            located = command_text(raw, skip, state, self.mapper)
+            if located is not None and (value is UNKNOWN or located == value):
+                return located
         return value
 
     def _script_arguments(self) -> bool:
