@@ -23,7 +23,8 @@ def test_a_fixture_binds_request_param_and_a_test_its_named_arguments():
     fixture = _function(
         """
         @pytest.fixture(scope="module", params=CONFIGS)
-        def server(request): ...
+        def server(request):
+            return request.param
         """
     )
     (found,) = parametrisations(fixture)
@@ -32,10 +33,19 @@ def test_a_fixture_binds_request_param_and_a_test_its_named_arguments():
         """
         @pytest.mark.parametrize("tp", [1, 2])
         @pytest.mark.parametrize(["mode", "eager"], [("a", True)])
-        def test_x(tp, mode, eager): ...
+        def test_x(tp, mode, eager):
+            run(tp, mode, eager)
         """
     )
     assert [p.names for p in parametrisations(test)] == [("tp",), ("mode", "eager")]
+    unread = _function(
+        """
+        @pytest.mark.parametrize("tp", [1, 2])
+        def test_x(tp):
+            run()
+        """
+    )
+    assert parametrisations(unread) == []  # the same analysis twice
 
 
 def test_what_pytest_hands_elsewhere_is_not_read():
@@ -51,13 +61,20 @@ def test_what_pytest_hands_elsewhere_is_not_read():
         def test_x(tp): ...
         """
     )
+    computed = _function(
+        """
+        @pytest.mark.parametrize("mode", modes_from_environment())
+        def test_x(mode): ...
+        """
+    )
     no_request = _function(
         """
         @pytest.fixture(params=[1, 2])
         def server(): ...
         """
     )
-    assert parametrisations(indirect) == parametrisations(unknown_names) == parametrisations(no_request) == []
+    assert parametrisations(indirect) == parametrisations(unknown_names) == parametrisations(computed) == []
+    assert parametrisations(no_request) == []
 
 
 def test_each_value_is_its_own_engine():

@@ -57,6 +57,21 @@ def _argument_names(node: ast.expr) -> tuple[str, ...] | None:
     return None
 
 
+# Calls a collection of values may be spelled with: ``list(CONFIGS.keys())``, ``sorted(CONFIGS)``.
+_COLLECTION_CALLS = frozenset({"list", "tuple", "sorted", "keys", "values", "items"})
+
+
+def _spelled_out(values: ast.expr) -> bool:
+    """The values are data (literals, names, subscripts, ``list(D.keys())``), not computed by
+    other code at collection time (a function that reads the environment or a file)."""
+    wrapped = pytest_param_values(values)
+    if wrapped is not None:
+        return all(_spelled_out(value) for value in wrapped)  # its marks are not values
+    if isinstance(values, ast.Call) and _called_name(values.func) not in _COLLECTION_CALLS:
+        return False
+    return all(_spelled_out(child) for child in ast.iter_child_nodes(values) if isinstance(child, ast.expr))
+
+
 def parametrisations(function: ast.AST) -> list[Parametrisation]:
     """The parametrising decorators of ``function``, outermost first; empty when there are
     none or one is not understood (an ``indirect`` parametrisation, names not spelled out)."""
@@ -72,17 +87,29 @@ def parametrisations(function: ast.AST) -> list[Parametrisation]:
             names_node = decorator.args[0] if decorator.args else keywords.get("argnames")
             values = decorator.args[1] if len(decorator.args) > 1 else keywords.get("argvalues")
             names = _argument_names(names_node) if names_node is not None else None
-            if names is None or values is None or not set(names) <= arguments:
+            if names is None or values is None or not set(names) <= arguments or not _spelled_out(values):
                 return []
-            found.append(Parametrisation(names, values))
+            if _reads(function, set(names)):  # a value the body never reads changes nothing
+                found.append(Parametrisation(names, values))
         elif _called_name(decorator.func) == "fixture" and "params" in keywords:
             if FIXTURE_REQUEST not in arguments:
                 continue  # a fixture that never reads its parameter
-            found.append(Parametrisation(None, keywords["params"]))
+            if not _spelled_out(keywords["params"]):
+                return []
+            if _reads(function, {FIXTURE_REQUEST}):
+                found.append(Parametrisation(None, keywords["params"]))
     return found
 
 
-def pytest_param_values(node: ast.expr) -> list[ast.expr] | None:
+def _reads(function: ast.AST, names: set[str]) -> bool:
+    return any(
+        isinstance(node, ast.Name) and node.id in names
+        for statement in function.body
+        for node in ast.walk(statement)
+    )
+
+
+def pytest_param_values(node: ast.AST) -> list[ast.expr] | None:
     """``pytest.param(v1, v2, marks=...)``: the values it wraps; None for anything else."""
     if isinstance(node, ast.Call) and _called_name(node.func) == "param" and not any(
         isinstance(a, ast.Starred) for a in node.args

@@ -1,5 +1,6 @@
 """Offline engines built once per parametrised case."""
 import pytest
+import torch
 from vllm import LLM, SamplingParams
 
 MODEL = "Qwen/Qwen3-8B"
@@ -9,7 +10,7 @@ MODEL = "Qwen/Qwen3-8B"
     "logprobs_mode, enforce_eager",
     [
         ("processed_logprobs", True),
-        pytest.param("raw_logprobs", False, marks=pytest.mark.slow),
+        pytest.param("raw_logprobs", False, marks=pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")),
     ],
 )
 def test_replay_logprobs(logprobs_mode, enforce_eager):
