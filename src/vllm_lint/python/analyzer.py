@@ -46,6 +46,7 @@ from vllm_lint.python.state import (
 )
 from vllm_lint.python.subprocesses import SUBPROCESS_CALLS, command_hook
 from vllm_lint.python.guards import catches_type_error
+from vllm_lint.python.parametrised import FIXTURE_REQUEST, MAX_PARAMETRISED_ARMS, parametrisations, pytest_param_values
 from vllm_lint.python.summary import ModuleSummary, Touched, is_import_error_handler, nodes, vllm_world_arm
 from vllm_lint.python.symbols import VllmClass, VllmModule
 from vllm_lint.python.values import (
@@ -215,13 +216,17 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
             # A new dict on every call, seen by nothing else: its writes are certain, its other keys not.
             self.state.names[args.kwarg.arg] = DictObj({}, complete=False)
         self._bind_from_callers(node, parent, scope.class_node)
+        arms = self._parametrised_arms(node)
         copies_before = len(self._global_copies)
         self._stopped = False
         saved_guard = self._guard_context()
         self._method_binds = []
         self._releases, self._guard_line, self._feature_guarded = None, 0, False  # called from anywhere
         try:
-            self._block(node.body)
+            if arms is None:
+                self._block(node.body)
+            else:
+                self._run_arms(node, arms)
         finally:
             scope.final = self.state
             if scope.class_node is not None:
@@ -232,6 +237,72 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         for name, original, copy_ in self._global_copies[copies_before:]:
             if to_fact_value(original) != to_fact_value(copy_) or _opened(original, copy_):
                 self.found_volatile.add(name)
+
+    def _parametrised_arms(self, node: ast.AST) -> list[dict[str, object]] | None:
+        """A pytest fixture or test parametrised with a known, short collection
+        (``python.parametrised``): the names each run binds; None when it is not one."""
+        found = parametrisations(node) if node.decorator_list else []
+        if not found:
+            return None
+        arms: list[dict[str, object]] = [{}]
+        for parametrisation in found:
+            rows = self._parametrised_rows(parametrisation.values, parametrisation.names)
+            if rows is None or not rows or len(arms) * len(rows) > MAX_PARAMETRISED_ARMS:
+                return None
+            arms = [{**arm, **row} for arm in arms for row in rows]
+        if len(arms) > self._unroll_budget:
+            return None
+        self._unroll_budget -= len(arms)
+        return arms
+
+    def _parametrised_rows(self, values: ast.expr, names: tuple[str, ...] | None) -> list[dict[str, object]] | None:
+        """What each value of a parametrisation binds: the named arguments, or a fixture's
+        ``request`` whose ``param`` is the value."""
+        width = 1 if names is None else len(names)
+        if isinstance(values, (ast.List, ast.Tuple)):
+            rows = []
+            for element in values.elts:
+                if isinstance(element, ast.Starred):
+                    return None
+                wrapped = pytest_param_values(element)
+                if wrapped is None:
+                    rows.append(self._eval(element))
+                elif len(wrapped) == width:
+                    evaluated = [self._eval(value) for value in wrapped]
+                    rows.append(evaluated[0] if width == 1 else ListObj(evaluated, exact=True))
+                else:
+                    rows.append(UNKNOWN)
+        else:
+            rows = iteration_items(self._eval(values))
+            if rows is None:
+                return None
+        bound = []
+        for row in rows:
+            if names is None:
+                request = DictObj({"param": Slot(row, None)}, complete=False)
+                request.attribute_access = True
+                bound.append({FIXTURE_REQUEST: request})
+            elif width == 1:
+                bound.append({names[0]: row})
+            elif isinstance(row, ListObj) and row.exact and len(row.elems) == width:
+                bound.append(dict(zip(names, row.elems)))
+            else:
+                bound.append(dict.fromkeys(names, UNKNOWN))
+        return bound
+
+    def _run_arms(self, node: ast.AST, arms: list[dict[str, object]]) -> None:
+        """The body once per arm of a parametrisation, from the same entry state; the state
+        after is the join of the arms'."""
+        entry = self.state
+        ends: list[State] = []
+        for arm in arms:
+            self.state = entry.fork()
+            self.state.names.update(arm)
+            self._stopped = False
+            self._block(node.body)
+            ends.append(self.state)
+        self._stopped = False
+        self.state = self._join(ends)
 
     def _left_by_method(self, method: str, final: State) -> None:
         """A container a method binds on ``self`` is followed until the method ends

@@ -881,7 +881,7 @@ _TYPES = {"bool": bool, "int": int, "float": float, "str": str, "dict": DictObj,
 
 
 def _pure_builtin(name: str, args: list) -> object:
-    """``str``/``int``/``bool``/``len``/``isinstance`` of known values; UNKNOWN otherwise."""
+    """``str``/``int``/``bool``/``len``/``isinstance``/``hasattr`` of known values; UNKNOWN otherwise."""
     constant = len(args) == 1 and isinstance(args[0], (str, int, float, bool, type(None)))
     if name in ("str", "repr") and constant:
         return str(args[0]) if name == "str" else repr(args[0])
@@ -898,6 +898,15 @@ def _pure_builtin(name: str, args: list) -> object:
             return len(value)
         items = iteration_items(value)
         return len(items) if items is not None else UNKNOWN
+    if name == "hasattr" and len(args) == 2 and isinstance(args[1], str):
+        # A renderer's ``hasattr(value, "model_dump")``: a constant or a plain dict has only its
+        # type's attributes.
+        value = args[0]
+        if isinstance(value, (str, int, float, bool, type(None))):
+            return hasattr(value, args[1])
+        if isinstance(value, DictObj) and not value.attribute_access:
+            return hasattr({}, args[1])
+        return UNKNOWN
     if name == "isinstance" and len(args) == 2:
         value, kinds = args
         kinds = kinds.elems if isinstance(kinds, ListObj) and kinds.exact else [kinds]

@@ -14,7 +14,7 @@ REQUEST_METHODS = {"generate": (1, "sampling_params"), "chat": (1, "sampling_par
 # Calls that read their arguments without keeping or changing them.
 PURE_BUILTINS = frozenset(
     {"print", "len", "repr", "str", "isinstance", "bool", "id", "type", "hash", "format", "sorted", "any", "all"}
-    | {"int", "float"}
+    | {"int", "float", "hasattr"}
 )
 LOGGER_NAMES = frozenset({"logger", "log", "logging", "LOGGER", "_logger", "LOG"})
 DICT_READERS = frozenset({"get", "items", "keys", "values", "copy", "__contains__"})
