@@ -7,6 +7,7 @@ import ast
 import re
 
 from vllm_lint.python.deferred import COPYING_SPELLINGS
+from vllm_lint.python.subprocesses import imports_module
 
 
 def nodes(node: ast.AST):
@@ -501,16 +502,6 @@ class _SummaryCollector(Touched):
     visit_Nonlocal = visit_Global
 
 
-def _imports_module(tree: ast.Module, module: str) -> bool:
-    """The module imports ``module`` or one of its submodules, anywhere."""
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == module for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").split(".")[0] == module:
-            return True
-    return False
-
-
 class ModuleSummary:
     """Syntactic facts about a module, computed once and shared by the analysis passes."""
 
@@ -571,7 +562,7 @@ class ModuleSummary:
         """The spellings of calls that pickle their arguments (launchpad nodes, where the module
         imports launchpad); looked for the first time a loop or a ``try`` asks."""
         if self._copying_calls is None:
-            self._copying_calls = COPYING_SPELLINGS if _imports_module(self._tree, "launchpad") else frozenset()
+            self._copying_calls = COPYING_SPELLINGS if imports_module(self._tree, "launchpad") else frozenset()
         return self._copying_calls
 
     def touched_by_loop(self, node: ast.AST, header: list[ast.AST]) -> Touched:
