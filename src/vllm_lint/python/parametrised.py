@@ -13,6 +13,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from vllm_lint.python.calls import call_name
+
 # A parametrised body with more arms than this is analysed once with its arguments unknown.
 MAX_PARAMETRISED_ARMS = 16
 
@@ -29,20 +31,12 @@ class Parametrisation:
     values: ast.expr
 
 
-def _called_name(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return None
-
-
 def _is_mark(func: ast.expr) -> bool:
     """``pytest.mark.parametrize`` or ``mark.parametrize``."""
     return (
         isinstance(func, ast.Attribute)
         and func.attr == "parametrize"
-        and _called_name(func.value) == "mark"
+        and call_name(func.value) == "mark"
     )
 
 
@@ -67,7 +61,7 @@ def _spelled_out(values: ast.expr) -> bool:
     wrapped = pytest_param_values(values)
     if wrapped is not None:
         return all(_spelled_out(value) for value in wrapped)  # its marks are not values
-    if isinstance(values, ast.Call) and _called_name(values.func) not in _COLLECTION_CALLS:
+    if isinstance(values, ast.Call) and call_name(values.func) not in _COLLECTION_CALLS:
         return False
     return all(_spelled_out(child) for child in ast.iter_child_nodes(values) if isinstance(child, ast.expr))
 
@@ -91,7 +85,7 @@ def parametrisations(function: ast.AST) -> list[Parametrisation]:
                 return []
             if _reads(function, set(names)):  # a value the body never reads changes nothing
                 found.append(Parametrisation(names, values))
-        elif _called_name(decorator.func) == "fixture" and "params" in keywords:
+        elif call_name(decorator.func) == "fixture" and "params" in keywords:
             if FIXTURE_REQUEST not in arguments:
                 continue  # a fixture that never reads its parameter
             if not _spelled_out(keywords["params"]):
@@ -111,7 +105,7 @@ def _reads(function: ast.AST, names: set[str]) -> bool:
 
 def pytest_param_values(node: ast.AST) -> list[ast.expr] | None:
     """``pytest.param(v1, v2, marks=...)``: the values it wraps; None for anything else."""
-    if isinstance(node, ast.Call) and _called_name(node.func) == "param" and not any(
+    if isinstance(node, ast.Call) and call_name(node.func) == "param" and not any(
         isinstance(a, ast.Starred) for a in node.args
     ):
         return list(node.args)
