@@ -99,12 +99,9 @@ def with_built_images(target, source: str, path: str):
 
 
 def _imports_a_platform(tree: ast.Module) -> bool:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] in PLATFORMS for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in PLATFORMS:
-            return True
-    return False
+    from vllm_lint.python.subprocesses import imports_module
+
+    return any(imports_module(tree, platform) for platform in PLATFORMS)
 
 
 def _strings(nodes) -> list[tuple[str, int]]:
