@@ -334,3 +334,19 @@ def test_show_settings_and_explain_agree_with_check_on_a_module_that_builds_its_
     explained = subprocess.run([sys.executable, "-m", "vllm_lint", "explain", str(path)], capture_output=True, text=True).stdout
     assert "target version from vllm==0.9.2 at" in explained
     assert "vllm (no version: the newest release) at" in explained
+
+
+def test_a_module_that_builds_its_image_keeps_the_project_settings():
+    from vllm_lint.config import Target
+    from vllm_lint.python.built_images import with_built_images
+    from vllm_lint.versions import Version
+
+    folder = Target(Version.parse("0.34"), "requirements.txt")
+    folder.pass_through, folder.server_images, folder.models = "anything", ("acme/vllm",), (("m", {}, "x"),)
+    folder.plugin_arguments = frozenset({"sequence_shards"})
+    source = (PINS / "modal-image" / "serve_modal.py").read_text()
+    built = with_built_images(folder, source, str(PINS / "modal-image" / "serve_modal.py"))
+    assert built[0].minor == 9 and built.origin.endswith("serve_modal.py:7")
+    assert (built.pass_through, built.server_images, built.models, built.plugin_arguments) == (
+        "anything", ("acme/vllm",), (("m", {}, "x"),), frozenset({"sequence_shards"})
+    )

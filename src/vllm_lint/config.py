@@ -488,6 +488,11 @@ class Target(tuple):
         target.origin = origin
         return target
 
+    def with_release(self, version: Version, why: str, origin: str) -> Target:
+        """The same file's target with the release named elsewhere (an image its module builds):
+        the project's settings go with it."""
+        return _target(version, why, origin, False, self.pass_through, self.server_images, self.models, self.plugin_arguments)
+
     def __reduce__(self):  # for the worker processes of -j N
         return (
             _target,

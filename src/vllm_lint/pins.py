@@ -717,7 +717,10 @@ def vllm_source_build(command: str) -> tuple[str, str] | None:
     if tag is not None:
         return f"vllm=={tag.group(1)}", f"vLLM built from source at {refs[0]}"
     where = f"at {refs[0]}" if refs else "of its default branch"
-    return "vllm>=0.7", f"vLLM built from source {where} (no release named)"
+    from vllm_lint.launch.schemadata import before_known
+
+    major, minor = before_known()
+    return f"vllm>={major}.{minor}", f"vLLM built from source {where} (no release named)"
 
 
 def _yaml(path: Path) -> tuple[object, str]:

@@ -29,7 +29,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from vllm_lint.launch.schemadata import _data, releases
+from vllm_lint.launch.schemadata import _data, before_known, releases
 from vllm_lint.versions import Version
 
 CONSTRUCTORS = ("LLM", "EngineArgs", "AsyncEngineArgs")
@@ -45,6 +45,12 @@ def _at(value: object, index: int) -> object:
         return current
     return value
 
+
+
+def any_release() -> Version:
+    """Every release, the ones older than the rules know too: code whose vLLM no pin names (a
+    Triton server image, a third party's vLLM build)."""
+    return Version.admitting([before_known(), *releases()])
 
 @dataclass(frozen=True)
 class ReleaseSchema:

@@ -23,3 +23,10 @@ def _data() -> dict:
 def releases() -> tuple[tuple[int, int], ...]:
     """The minor releases the schema was generated from, oldest first."""
     return tuple(tuple(int(part) for part in text.split(".")) for text in _data()["releases"])  # type: ignore[misc]
+
+
+def before_known() -> tuple[int, int]:
+    """The minor release just before the schema's oldest: it stands for every release the rules
+    do not know, so a range that admits it admits them (nothing release-dependent holds there)."""
+    major, minor = releases()[0]
+    return (major, minor - 1)

@@ -27,7 +27,6 @@ import ast
 import re
 from pathlib import Path
 
-from vllm_lint.versions import Version
 
 # The modules whose image builders are read, and the methods that install Python packages.
 PLATFORMS = frozenset({"modal", "bentoml", "beta9", "beam"})
@@ -78,24 +77,24 @@ def with_built_images(target, source: str, path: str):
     from vllm_lint.config import Target, pinned_version, places
 
     if pins:
+        version = pinned_version(pins)
         why = ", ".join(f"{pin.requirement} at {pin.where}" for pin in pins)
-        built = Target(pinned_version(pins), why, places([(str(pin.path), pin.line) for pin in pins]))
+        origin = places([(str(pin.path), pin.line) for pin in pins])
     elif forks:
         # A third party's vLLM build (``stepfun2025/vllm:step-audio-2-...``): its release is not
         # named, and its parser may take options of its own, so only what holds on every
         # release, the ones older than the rules too, is reported.
-        from vllm_lint.launch.schema import releases
+        from vllm_lint.launch.schema import any_release
 
-        known = releases()
         image, line = forks[0]
+        version = any_release()
         why = f"the image {image} at {Path(path).name}:{line}, a vLLM build whose release is not named"
-        built = Target(Version.admitting([(known[0][0], known[0][1] - 1), *known]), why, f"{path}:{line}")
+        origin = f"{path}:{line}"
     else:
         return target
-    built.pass_through = getattr(target, "pass_through", "nothing")
-    built.server_images = getattr(target, "server_images", ())
-    built.models = getattr(target, "models", ())
-    return built
+    if isinstance(target, Target):
+        return target.with_release(version, why, origin)
+    return Target(version, why, origin)
 
 
 def _imports_a_platform(tree: ast.Module) -> bool:
@@ -120,11 +119,12 @@ def _requirements(tree: ast.Module, forks: list):
     that is a vLLM build of a third party is added to ``forks``."""
     from vllm_lint.images import image_release, is_vllm_build
     from vllm_lint.pins import pip_install_requirements
+    from vllm_lint.python.calls import call_name
 
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id if isinstance(node.func, ast.Name) else ""
+        name = call_name(node.func) or ""
         packages, commands, images = [], [], []
         if name in _PACKAGE_METHODS and isinstance(node.func, ast.Attribute):
             packages = _strings(node.args)
