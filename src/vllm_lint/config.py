@@ -338,12 +338,13 @@ class VersionResolver:
         self._installed: tuple[Version, str] | None | bool = False
 
     def for_path(self, path: str | None) -> tuple[Version, str]:
-        target = self._target(path)
+        directory = Path(path).resolve().parent if path and path not in ("-", "stdin") else None
+        target = self._target(directory)
         target.pass_through = self.pass_through
         target.server_images = self.server_images
         target.models = self.models
-        if path and path not in ("-", "stdin"):
-            target.plugin_arguments = self.plugin_arguments_for(Path(path).resolve().parent)
+        if directory is not None:
+            target.plugin_arguments = self.plugin_arguments_for(directory)
         return target
 
     def plugin_arguments_for(self, directory: Path) -> frozenset:
@@ -362,11 +363,12 @@ class VersionResolver:
         self._plugins_by_dir[directory] = names
         return names
 
-    def _target(self, path: str | None) -> Target:
+    def _target(self, directory: Path | None) -> Target:
+        """The target of a file of ``directory`` (None: standard input)."""
         if self.explicit is not None:
             return Target(self.explicit, self.explicit_source, explicit=True, origin=self.explicit_source)
-        if path and path not in ("-", "stdin"):
-            pinned = self._pinned(Path(path).resolve().parent)
+        if directory is not None:
+            pinned = self._pinned(directory)
             if pinned is not None:
                 return Target(*pinned)
         installed = self._installed_version()
