@@ -223,16 +223,7 @@ class ExpressionsMixin:
         bound = self._init_bindings.get((id(class_node), attr))
         if not bound or len(bound) != 1 or bound[0] is UNKNOWN or isinstance(bound[0], (ObjectArgs, EngineObj)):
             return MISSING  # engines, requests and arguments objects: read at the end (``_self_attribute``)
-        changes, hands_self = self.summary.self_attribute_changes(class_node)
-        if hands_self or "*" in changes or changes.get(attr) != {"__init__"}:
-            return MISSING
-        if self.summary.subclasses_of(class_node):
-            return MISSING
-        for owner, class_id, _cut in self._lineage(id(class_node))[1:]:
-            base = next((c for c in owner.summary.classes if id(c) == class_id), None)
-            if base is None or attr in owner.summary.self_attribute_changes(base)[0]:
-                return MISSING  # a base class of the project binds or changes it too
-        if self.project is not None and self.path is not None and self.project.changed_elsewhere(self.path, class_node, attr):
+        if not self._changed_only_by(class_node, attr, {"__init__"}):
             return MISSING
         return copy_value(bound[0], {})
 
@@ -250,16 +241,24 @@ class ExpressionsMixin:
         value = info.defaults[attr]
         if not isinstance(value, (str, int, float, bool, type(None), DictObj, ListObj)):
             return MISSING
-        changes, hands_self = self.summary.self_attribute_changes(class_node)
-        if hands_self or "*" in changes or attr in changes or self.summary.subclasses_of(class_node):
+        if not self._changed_only_by(class_node, attr, set()):
             return MISSING
+        return copy_value(value, {})
+
+    def _changed_only_by(self, class_node: ast.ClassDef, attr: str, methods: set) -> bool:
+        """No code but ``methods`` of the class binds or changes ``self.<attr>``: no other method
+        of it, none hands ``self`` to other code, no subclass exists, no project base class binds
+        it, and no other code writes an attribute of that name."""
+        changes, hands_self = self.summary.self_attribute_changes(class_node)
+        if hands_self or "*" in changes or changes.get(attr, set()) != methods:
+            return False
+        if self.summary.subclasses_of(class_node):
+            return False
         for owner, class_id, _cut in self._lineage(id(class_node))[1:]:
             base = next((c for c in owner.summary.classes if id(c) == class_id), None)
             if base is None or attr in owner.summary.self_attribute_changes(base)[0]:
-                return MISSING
-        if self.project is not None and self.path is not None and self.project.changed_elsewhere(self.path, class_node, attr):
-            return MISSING
-        return copy_value(value, {})
+                return False  # a base class of the project binds or changes it too
+        return not (self.project is not None and self.path is not None and self.project.changed_elsewhere(self.path, class_node, attr))
 
     def _class_constant(self, ref: ClassRef, node: ast.Attribute, value: object) -> object:
         """``Settings.speculative``: a dict or list written in a class body.  The module body reads
