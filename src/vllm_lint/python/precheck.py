@@ -356,11 +356,26 @@ _CONTAINER_IMAGE_KEY = re.compile(_IMAGE_KEY.encode())
 _CONTAINER_COMMAND_KEY = re.compile(_COMMAND_KEY.encode())
 
 
+_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def _names(data: bytes, word: bytes) -> bool:
+    """``word`` stands as a whole name somewhere in ``data``: ``LLM`` in ``vLLM`` or ``VLLM_PORT``
+    is not the class (an import binds, and code reads, only whole names)."""
+    index = data.find(word)
+    while index >= 0:
+        end = index + len(word)
+        if (index == 0 or data[index - 1] not in _NAME_BYTES) and (end == len(data) or data[end] not in _NAME_BYTES):
+            return True
+        index = data.find(word, end)
+    return False
+
+
 def byte_triggers(data: bytes, path: str | None, project) -> bool:
     """Whether the text could hold what ``could_find`` looks for: a word of the vLLM names or of
     the process-starting functions, a relative import, or the name of a top-level module of the
     project.  False only when ``could_find`` would be False for any parse of these bytes."""
-    if any(word in data for word in _ENGINE_WORDS) or any(word in data for word in _PROCESS_WORDS):
+    if any(_names(data, word) for word in _ENGINE_WORDS) or any(word in data for word in _PROCESS_WORDS):
         return True
     if b"image" in data and _CONTAINER_IMAGE_KEY.search(data) and _CONTAINER_COMMAND_KEY.search(data):
         return True  # a Kubernetes container written as a dict
