@@ -267,7 +267,7 @@ def test_main_usage_error():
 BAD_INPUTS = {
     "syntax.py": b"from vllm import LLM\nllm = LLM(return_sampling_mask=True\n",
     "latin1.py": b"from vllm import LLM\n# caf\xe9\nllm = LLM(return_sampling_mask=True)\n",
-    "binary.py": b"\x00\x01vllm return_sampling_mask\x00",
+    "binary.py": b"\x00\x01vllm return_sampling_mask=True\x00",
     "deep.py": b"from vllm import LLM\nx = " + b"(" * 300 + b"1" + b")" * 300 + b"\nLLM(return_sampling_mask=True)\n",
 }
 

@@ -27,7 +27,8 @@ import pytest
 from vllm_lint.versions import NEWEST_VERSION
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-RELEVANT = b"from vllm import LLM  # return_sampling_mask\n"
+# Let through by the byte prefilter: vLLM and a replay setting given a value.
+RELEVANT = b'from vllm import LLM\nENGINE_KWARGS = {"return_sampling_mask": True}\n'
 TIMEOUT = 180
 
 

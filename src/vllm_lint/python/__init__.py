@@ -25,17 +25,68 @@ _AFTER_TRACE = re.compile(rb"[_-]replay|_decode_token_ids")
 
 
 def _mentions_setting(text: bytes) -> bool:
-    """A replay setting is written in ``text`` (which need not mention vllm)."""
+    """A replay setting stands in ``text`` (which need not mention vllm), read or written."""
+    return next(_setting_matches(text), None) is not None
+
+
+def _setting_matches(text: bytes):
+    """The ``(start, end)`` of each replay setting in ``text``."""
     index = text.find(b"sampling")
     while index >= 0:
-        if _AFTER_SAMPLING.match(text, index + 8) or (index >= 14 and _BEFORE_SAMPLING.fullmatch(text, index - 14, index)):
-            return True
+        match = _AFTER_SAMPLING.match(text, index + 8)
+        if match is not None:
+            yield index, match.end()
+        elif index >= 14 and _BEFORE_SAMPLING.fullmatch(text, index - 14, index):
+            yield index - 14, index + 8
         index = text.find(b"sampling", index + 8)
     index = text.find(b"trace")
     while index >= 0:
-        if _AFTER_TRACE.match(text, index + 5):
-            return True
+        match = _AFTER_TRACE.match(text, index + 5)
+        if match is not None:
+            yield index, match.end()
         index = text.find(b"trace", index + 5)
+
+
+# The names a setting is given a value by in code (keywords, fields, attributes, config keys): vLLM's
+# arguments and request fields that hold a setting's word, in every release of the schema, and the
+# spellings of forks vLLM never had (``rules.flag_unavailable.NOT_UPSTREAM``); ``tests/test_prefilter.py``
+# checks the list against them.  ``sampling_mask_tensors = ...`` in vLLM's own code is no setting.
+SETTING_NAMES = frozenset(
+    {
+        b"return_sampling_mask",
+        b"enable_trace_replay",
+        b"enable_batch_sharded_sampling",
+        b"trace_decode_token_ids",
+        b"enable_return_sampling_mask",
+        b"return_sampling_mask_logprobs",
+    }
+)
+_IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+# After a setting's name: an assignment or keyword (``=``, not ``==``), an in-place ``|=``/``&=``, a walrus,
+# or an annotation or key with something after it on the line (``return_sampling_mask: bool = True``,
+# ``enable_trace_replay: true`` in YAML text); not a colon that ends the line (``if x.enable_trace_replay:``).
+_WRITTEN_AFTER = re.compile(rb"\s*(?:=(?!=)|[|&]=|:=)|[ \t]*:[ \t]*[^\s#]")
+
+
+def _writes_setting(text: bytes) -> bool:
+    """A replay setting in a form that gives it a value: a keyword or an assignment, a field or
+    a key (``name: ...``), a quoted key or name (``{"return_sampling_mask": True}``,
+    ``setattr(a, "enable_trace_replay", True)``), or a flag (``--return-sampling-mask``).
+    A message that starts with one (``"trace_decode_token_ids is set but ...``) is prose; a name
+    given a value must be a setting's own (``SETTING_NAMES``), not one that holds its words.
+    A setting only read (``params.return_sampling_mask``, ``if cfg.enable_trace_replay:``) gives no
+    engine a value: a file whose settings are all read is not let through for them."""
+    for start, end in _setting_matches(text):
+        while start and text[start - 1] in _IDENTIFIER_BYTES:
+            start -= 1
+        while end < len(text) and text[end] in _IDENTIFIER_BYTES:
+            end += 1
+        if text[start : start + 1] == b"-":
+            return True  # a flag
+        if start and text[start - 1] in b"\"'" and text[end : end + 1] == text[start - 1 : start]:
+            return True  # a quoted name: a key, setattr's name, a parametrised argument
+        if text[start:end].replace(b"-", b"_") in SETTING_NAMES and _WRITTEN_AFTER.match(text, end) is not None:
+            return True
     return False
 
 
@@ -116,7 +167,7 @@ def _may_be_relevant(source: bytes, path: str | None) -> bool:
     mentions_vllm = b"vllm" in source
     if mentions_vllm and _builds_or_launches(source):
         return True
-    mentions_setting = _mentions_setting(source)
+    mentions_setting = _writes_setting(source)
     if mentions_vllm and mentions_setting:
         return True
     if path is not None and mentions_setting and _STARTS_PROCESSES.search(source) is not None:
@@ -127,7 +178,7 @@ def _may_be_relevant(source: bytes, path: str | None) -> bool:
         # A substring test first: the pattern's word boundary makes it a slow pass over every file.
         if b"Node(" in source and _DEFERS.search(source) is not None:
             return True  # ``lp.CourierNode(actor_cls, vllm_args)``: the class may be any its callers pass
-        return project_modules().imports_relevant_module(path, source, _mentions_setting)
+        return project_modules().imports_relevant_module(path, source, _writes_setting)
     if mentions_setting:
         return project_modules().imports_relevant_module(path, source, _mentions_vllm)
     if _sends_through_self(source):
@@ -154,7 +205,7 @@ def _sends_through_self(source: bytes) -> bool:
 
 def _keeps_replay_engine(text: bytes) -> bool:
     """A module that builds a vLLM engine with a replay setting (a base class that keeps it on ``self``)."""
-    return b"vllm" in text and _mentions_setting(text)
+    return b"vllm" in text and _writes_setting(text)
 
 
 def could_find(tree: ast.Module, path: str | None, source: str | None = None) -> bool:
