@@ -133,6 +133,24 @@ def test_request_parameters_and_their_defaults(capsys):
     assert engine["findings"] == []
 
 
+def test_the_reason_names_the_splat_that_is_not_known(capsys, tmp_path):
+    """Of several ``**mapping``s, the one whose keys are not all known is named, not the first."""
+    source = tmp_path / "rollout.py"
+    source.write_text(
+        "from vllm import LLM\n"
+        "\n"
+        "\n"
+        "def build(config, sizes):\n"
+        "    compilation = {}\n"
+        "    if sizes:\n"
+        '        compilation["compilation_config"] = {"cudagraph_capture_sizes": sizes}\n'
+        '    engine_kwargs = dict(config.get("engine_kwargs", {}))\n'
+        '    return LLM(model="m", return_sampling_mask=True, **compilation, **engine_kwargs)\n'
+    )
+    engine = only(capsys, str(source), "--target-version", "0.34")
+    assert engine["settings"]["logprobs_mode"]["reason"] == "unresolved **engine_kwargs"
+
+
 def test_unknowns_say_why(capsys):
     helper, main_engine, evaluation = engines(capsys, "unknowns.py", "--target-version", "0.33")
     assert helper["line"] == 7

@@ -299,6 +299,8 @@ class EngineFacts:
     # another module): (file or None for this one, where the construction is written).
     # ``anchor`` is then the call in this file.
     built_at: tuple[str | None, Span] | None = None
+    # The ``**mapping`` or ``*args`` of the construction that left ``open`` set, where one did.
+    opened_by: Span | None = None
     # Codes not to report for this engine (the construction's own file reports them).
     suppressed: frozenset = frozenset()
     # How many calls deep the construction is below the call it is reported at.

@@ -441,7 +441,11 @@ class _PythonReasons:
         call = self.trees.node_at(path, span.line, span.col, (ast.Call,))
         if call is not None:
             function = self.trees.enclosing_function(path, call)
-            for keyword in call.keywords:
+            opened = facts.opened_by
+            splats = [keyword for keyword in call.keywords if keyword.arg is None]
+            # The splat the analysis could not resolve, where it says which; else the first one.
+            splats.sort(key=lambda k: opened is None or (k.value.lineno, k.value.col_offset) != (opened.line, opened.col))
+            for keyword in splats:
                 if keyword.arg is None:
                     text = _short(keyword.value)
                     if isinstance(keyword.value, ast.Name) and function is not None and keyword.value.id in _parameters(function):

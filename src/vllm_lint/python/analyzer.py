@@ -154,6 +154,7 @@ class ModuleAnalysis(ExpressionsMixin, CallsMixin, InstancesMixin, EnginesMixin)
         # While a class or another module's function runs for a call: that call, where engines are reported.
         self._anchor_site = None
         self._splatted_fields_of = None  # see EnginesMixin._call_slots
+        self._opened_by: dict = {}  # per construction call: the span of the splat whose keys are not all known
         self._other_writes: dict[int, set[str]] = {}  # per class: attributes methods other than __init__ set
         # One frame per enclosing loop: an unrolled loop collects the states that break
         # or continue; None for a loop analysed as a whole.

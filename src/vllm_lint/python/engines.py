@@ -108,6 +108,7 @@ class EnginesMixin:
                         slots[name] = Slot(UNKNOWN, None)
                     break
                 open_ = True
+                self._opened_by.setdefault(id(node), span_of(arg.value))
                 continue
             value = self._eval(arg)
             open_ = self._positional_slot(slots, positional_names, index, value, self._origin(span_of(arg), "positional", value=arg)) or open_
@@ -124,6 +125,7 @@ class EnginesMixin:
                     fields_of = value.fields_of
                 if not value.complete:
                     open_ = True
+                    self._opened_by.setdefault(id(node), span_of(keyword.value))
                 if Trace.active:
                     step = self._trace_step("splatted", keyword)
                     for key, slot in value.items.items():
@@ -134,6 +136,7 @@ class EnginesMixin:
             else:
                 self._escape(value)
                 open_ = True
+                self._opened_by.setdefault(id(node), span_of(keyword.value))
         self._splatted_fields_of = fields_of  # read by the constructor that asked
         return open_, slots
 
@@ -264,6 +267,8 @@ class EnginesMixin:
     def _engine_facts(self, kind, node, anchor, slots, open_, env=None, built_at=None) -> EngineFacts | None:
         env_map, env_open = env if env is not None else (self.state.env, self.state.env_open)
         facts = EngineFacts(kind=kind, anchor=anchor, open=open_)
+        if open_:
+            facts.opened_by = self._opened_by.get(id(node))
         if built_at is None and self._anchor_site is not None:
             built_at = (self._foreign_path, span_of(node))
         facts.built_at = built_at
