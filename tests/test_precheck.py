@@ -24,7 +24,7 @@ from vllm_lint.python.analyzer import analyze_module
 from vllm_lint.python.engines import EnginesMixin
 from vllm_lint.python.project import ProjectModules
 from vllm_lint.python.state import STD_MODULES
-from vllm_lint.python.subprocesses import SUBPROCESS_CALLS
+from vllm_lint.python.subprocesses import SHELL_TEXT_CALLS, SUBPROCESS_CALLS
 from vllm_lint.sources import decode_python
 from vllm_lint.versions import NEWEST_VERSION
 
@@ -129,7 +129,7 @@ def _launch(call: str) -> str:
         arguments = f'"vllm", {words}' if name.startswith("execl") else words
         if name.endswith("e") and name.startswith("execl"):
             arguments += ", {}"
-    elif "shell" in name:
+    elif call in SHELL_TEXT_CALLS:
         arguments = '"vllm serve m --return-sampling-mask"'
     elif name.startswith("execv"):
         arguments = f'"vllm", [{words}]' + (", {}" if name.endswith("e") else "")

@@ -138,7 +138,7 @@ def forget_project_modules() -> None:
     _project = None
 
 
-_STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec|__command__")
+_STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec|os\.system|os\.popen|__command__")
 # A launchpad node, which constructs its first argument later (``deferred.py``): a program
 # function builds nodes of the classes its callers hand it.  Processes, threads and executors'
 # ``submit`` are too common to let a file through on their own (the files they import are read).

@@ -349,8 +349,10 @@ def _has_container_dict(tree: ast.Module, source: str | None) -> bool:
 # ----------------------------------------------------------------- before parsing
 
 _ENGINE_WORDS = tuple(sorted(name.encode() for name in ENGINE_NAMES))
-# ``subprocess.*``, ``asyncio.create_subprocess_*``, ``os.exec*`` and the command hooks need one of these in the text.
+# ``subprocess.*``, ``asyncio.create_subprocess_*``, ``os.exec*``, ``os.system``, ``os.popen`` and the command
+# hooks need one of these in the text.
 _PROCESS_WORDS = (b"subprocess", b"execv", b"execl", *(hook.encode() for hook in COMMAND_HOOKS))
+_PROCESS_NAMES = (b"system", b"popen")  # whole names: "system" is a common part of others
 _RELATIVE_IMPORT = re.compile(rb"from[\s\\]*\.")
 _CONTAINER_IMAGE_KEY = re.compile(_IMAGE_KEY.encode())
 _CONTAINER_COMMAND_KEY = re.compile(_COMMAND_KEY.encode())
@@ -376,6 +378,8 @@ def byte_triggers(data: bytes, path: str | None, project) -> bool:
     the process-starting functions, a relative import, or the name of a top-level module of the
     project.  False only when ``could_find`` would be False for any parse of these bytes."""
     if any(_names(data, word) for word in _ENGINE_WORDS) or any(word in data for word in _PROCESS_WORDS):
+        return True
+    if any(_names(data, word) for word in _PROCESS_NAMES):
         return True
     if b"image" in data and _CONTAINER_IMAGE_KEY.search(data) and _CONTAINER_COMMAND_KEY.search(data):
         return True  # a Kubernetes container written as a dict

@@ -39,8 +39,12 @@ SUBPROCESS_CALLS = frozenset(
         "os.execlpe",
         "asyncio.create_subprocess_exec",
         "asyncio.create_subprocess_shell",
+        "os.system",
+        "os.popen",
     }
 )
+# The calls that run one command text through ``/bin/sh -c``, and the name of that parameter.
+SHELL_TEXT_CALLS = {"asyncio.create_subprocess_shell": "cmd", "os.system": "command", "os.popen": "cmd"}
 
 
 def _span(node: ast.AST) -> Span:
@@ -84,14 +88,17 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
             argv_words = _list_words(argv.argv, target, call_span, ListObj)
         elif shell_value is False:
             argv_words = _list_words(argv, target, call_span, ListObj)
-    elif path == "asyncio.create_subprocess_shell":
-        text = value_of(node.args[0] if node.args else keywords.get("cmd"))
-        if joined_words(text) is not None and node.args:
-            joined = _joined_script(joined_words(text), _span(node.args[0]), ListObj)
-        elif isinstance(text, str) and node.args:
-            script = (text, _span(node.args[0]))
-        elif _template_text(text) is not None and node.args:
-            script = (_template_text(text), _span(node.args[0]))
+    elif path in SHELL_TEXT_CALLS:
+        target = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else keywords.get(SHELL_TEXT_CALLS[path])
+        text = value_of(target)
+        if target is None:
+            pass
+        elif joined_words(text) is not None:
+            joined = _joined_script(joined_words(text), _span(target), ListObj)
+        elif isinstance(text, str):
+            script = (text, _span(target))
+        elif _template_text(text) is not None:
+            script = (_template_text(text), _span(target))
     elif path == "asyncio.create_subprocess_exec":
         argv_words = _elements(node.args, values, call_span, ListObj)
     elif name.startswith("execl"):
