@@ -151,6 +151,22 @@ def test_the_reason_names_the_splat_that_is_not_known(capsys, tmp_path):
     assert engine["settings"]["logprobs_mode"]["reason"] == "unresolved **engine_kwargs"
 
 
+def test_a_request_of_unknown_keys_says_which_splat(capsys, tmp_path):
+    """Requests have no record of the splat that opened them: the first ``**mapping`` is named."""
+    source = tmp_path / "generate.py"
+    source.write_text(
+        "from vllm import LLM, SamplingParams\n"
+        "\n"
+        'llm = LLM("m", return_sampling_mask=True, logprobs_mode="processed_logprobs")\n'
+        "\n"
+        "\n"
+        "def generate(prompts, generation_kwargs):\n"
+        "    return llm.generate(prompts, SamplingParams(**generation_kwargs))\n"
+    )
+    [request] = only(capsys, str(source), "--target-version", "0.34")["requests"]
+    assert request["settings"]["top_k"]["reason"] == "unresolved **generation_kwargs (a parameter of generate)"
+
+
 def test_unknowns_say_why(capsys):
     helper, main_engine, evaluation = engines(capsys, "unknowns.py", "--target-version", "0.33")
     assert helper["line"] == 7

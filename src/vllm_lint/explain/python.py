@@ -441,7 +441,7 @@ class _PythonReasons:
         call = self.trees.node_at(path, span.line, span.col, (ast.Call,))
         if call is not None:
             function = self.trees.enclosing_function(path, call)
-            opened = facts.opened_by
+            opened = getattr(facts, "opened_by", None)  # engines record it; requests do not
             splats = [keyword for keyword in call.keywords if keyword.arg is None]
             # The splat the analysis could not resolve, where it says which; else the first one.
             splats.sort(key=lambda k: opened is None or (k.value.lineno, k.value.col_offset) != (opened.line, opened.col))
