@@ -81,7 +81,8 @@ def test_the_frameworks_own_rollout_config_with_replay_switched_on(tmp_path):
     ("pin", "expected"),
     [
         ("verl==0.4.2", [(9, "VLM105"), (9, "VLM202")]),  # before verl set processed_logprobs
-        ("verl==0.5.0", [(9, "VLM202")]),
+        ("verl==0.6.1", [(9, "VLM105"), (9, "VLM202")]),  # still before it (v0.7.0 brought the key)
+        ("verl==0.7.0", [(9, "VLM202")]),
         (None, [(9, "VLM202")]),  # the default changed across releases: unknown, silent
     ],
 )
@@ -91,6 +92,31 @@ def test_recorded_defaults_follow_the_pinned_framework_release(tmp_path, pin, ex
         write(tmp_path / "requirements.txt", f"{pin}\n")
     config = write(tmp_path / "replay.yaml", VERL_REPLAY)
     assert codes(lint(config)) == expected
+
+
+@pytest.mark.parametrize(
+    ("version", "expected"),
+    [
+        ("0.2.0.dev\n", [(9, "VLM105"), (9, "VLM202")]),  # a fork of verl before the key: vLLM's default
+        ("0.7.0\n", [(9, "VLM202")]),
+        ("main\n", [(9, "VLM202")]),  # no release in the file: unknown, silent
+    ],
+)
+def test_a_fork_of_the_framework_runs_its_own_release(tmp_path, version, expected):
+    """A project holding verl's own source (``verl/version/version``, as its forks do) runs that
+    release of verl when it pins none."""
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "verl" / "version" / "version", version)
+    config = write(tmp_path / "recipe" / "replay.yaml", VERL_REPLAY)
+    assert codes(lint(config)) == expected
+
+
+def test_a_pin_wins_over_the_framework_source_in_the_tree(tmp_path):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "verl" / "version" / "version", "0.2.0.dev\n")
+    write(tmp_path / "requirements.txt", "verl==0.7.0\n")
+    config = write(tmp_path / "replay.yaml", VERL_REPLAY)
+    assert codes(lint(config)) == [(9, "VLM202")]
 
 
 UNREADABLE_BASE = """\
@@ -540,7 +566,7 @@ def test_a_framework_requirement_gives_a_target_only_when_its_releases_agree(req
         ("verl[vllm]==0.8.0\n", [(3, "VLM301")]),  # verl 0.8 requires vLLM <= 0.12: no replay there
         ("verl==0.8.0\n", [(3, "VLM201"), (3, "VLM202")]),  # vLLM not from verl's extra
         ("verl[vllm]==0.8.0\nvllm==0.33.1\n", [(3, "VLM201"), (3, "VLM202")]),  # the project's pin wins
-        ("verl[vllm]==0.7.2\n", [(3, "VLM201"), (3, "VLM202")]),  # no recorded pin; logprobs_mode unknown
+        ("verl[vllm]==0.7.2\n", [(3, "VLM201"), (3, "VLM202")]),  # no recorded vLLM pin for verl 0.7
     ],
 )
 def test_the_frameworks_vllm_applies_to_its_shell_launches(tmp_path, requirements, expected):

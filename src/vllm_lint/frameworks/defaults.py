@@ -189,9 +189,12 @@ def pinned_release(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...]
 
 
 def _pinned(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None, frozenset, str]:
+    """The framework release a pin fixes, or else the one a fork of the framework is
+    (``version_file`` in the project's tree)."""
     if not pack.distribution or not linted_path:
         return None, frozenset(), ""
     directory = Path(linted_path).resolve().parent
+    own: tuple[tuple[int, ...], str] | None = None
     for candidate in [directory, *directory.parents]:
         for name in ("pyproject.toml", "requirements.txt"):
             file = candidate / name
@@ -199,9 +202,25 @@ def _pinned(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None
                 found = _pin_in(file, pack.distribution)
                 if found is not None:
                     return found[0], found[1], f"pinned in {file}"
+        if own is None and pack.version_file:
+            own = _own_release(candidate / pack.version_file)
         if (candidate / ".git").exists():
             break
+    if own is not None:
+        return own[0], frozenset(), own[1]
     return None, frozenset(), ""
+
+
+def _own_release(file: Path) -> tuple[tuple[int, ...], str] | None:
+    """The release a framework's version file records (``0.2.0.dev``: 0.2.0)."""
+    try:
+        text = file.read_text(encoding="utf-8").strip() if file.is_file() else ""
+    except (OSError, UnicodeDecodeError):
+        return None
+    match = re.match(r"v?(\d+(?:\.\d+)*)", text)
+    if match is None:
+        return None
+    return _release(match.group(1)), f"the framework's own source in the project ({file}: {text[:40]})"
 
 
 def _normal(name: str) -> str:

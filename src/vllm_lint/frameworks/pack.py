@@ -54,6 +54,9 @@ A pack says how a framework maps its configuration to vLLM:
   ``requires`` (a table that must be present) and ``items`` (a list of tables,
   each read over ``inherit``, whose items decide instead of the group)); a
   condition is ``{"key": path, "below": n}`` or ``{"key": path, "set": true}``;
+* ``version_file``: where the framework's source tree records its own release
+  (verl's ``verl/version/version``): a project that holds it is the framework or a
+  fork of it, and runs that release when it pins none;
 * ``vllm_pins``: the vLLM the framework requires, per framework release (the
   release's own line, ``"0.6"`` for 0.6.x): a version (``"0.25"``), a PEP 440
   specifier (``">=0.8.5,<=0.12"``), or ``{extra: either}`` when the framework's
@@ -83,6 +86,7 @@ class Pack:
     own_configs: dict = field(default_factory=dict)
     implicit_base: bool = True
     distribution: str | None = None
+    version_file: str | None = None
     launchers: dict = field(default_factory=dict)
     backend: dict | None = None
     engine_unknown: list[str] = field(default_factory=list)
@@ -143,6 +147,7 @@ _FIELDS = {
     "name", "read_from", "detect", "markers", "engine", "request", "defaults", "own_configs",
     "implicit_base", "distribution", "launchers", "backend", "engine_unknown", "transforms",
     "sets", "globs", "vllm_pins", "formats", "switches", "config_root", "groups", "passes", "backends",
+    "version_file",
 }
 # What a backend's variant may say differently from its pack.
 _BACKEND_FIELDS = {"read_from", "engine", "engine_unknown", "transforms", "sets", "passes", "vllm_pins"}

@@ -10,9 +10,11 @@ Validation requests (``trainer.val_before_train: True``, the default: verl
 validates before training) take ``rollout.val_kwargs`` instead, whose defaults
 are greedy (``temperature: 0``, ``top_k: -1``).
 ``logprobs_mode: processed_logprobs`` arrived with the rollout config's
-``logprobs_mode`` key in the 0.5 line (recorded as 0.5; not checked against
-each release tag); before it verl passed no ``logprobs_mode`` and vLLM's
-``raw_logprobs`` applied.  A vLLM-only key (``engine_kwargs.vllm.*``) is read as
+``logprobs_mode`` key in v0.7.0 (commit 7a82f2e, "Add vllm logprob mode and default
+processed_logprob"; ``rollout.yaml`` and ``vllm_async_server.py`` pass it); the tags
+v0.1 to v0.6.1 have no ``logprobs_mode`` anywhere in ``verl/``, so vLLM's
+``raw_logprobs`` applied.  A fork of verl runs the release its own
+``verl/version/version`` records when the project pins none.  A vLLM-only key (``engine_kwargs.vllm.*``) is read as
 meaning a vLLM rollout unless ``rollout.name`` is certainly another backend.
 verl 0.8's ``vllm`` extra requires ``vllm>=0.8.5,<=0.12.0`` (``setup.py``):
 releases without replay, so a project that pins ``verl[vllm]==0.8.*`` and not
@@ -28,6 +30,7 @@ PACK = {
     # The framework's own config files, and the key path each is mounted at.
     "own_configs": {"verl/trainer/config/rollout/rollout.yaml": "actor_rollout_ref.rollout"},
     "distribution": "verl",
+    "version_file": "verl/version/version",
     # The vLLM its extras require, per verl release line (setup.py).
     "vllm_pins": {"0.8": {"vllm": ">=0.8.5,<=0.12.0"}},
     # Hydra: verl's config folder (its config groups), and the options of its primary configs'
@@ -141,6 +144,6 @@ PACK = {
         "actor_rollout_ref.rollout.val_kwargs.temperature": 0,
         "trainer.val_before_train": True,
         # Per framework release (first release with the value): unknown version and different values -> unknown.
-        "actor_rollout_ref.rollout.logprobs_mode": {"0.4": None, "0.5": "processed_logprobs"},
+        "actor_rollout_ref.rollout.logprobs_mode": {"0.1": None, "0.7": "processed_logprobs"},
     },
 }
