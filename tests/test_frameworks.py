@@ -111,6 +111,17 @@ def test_a_fork_of_the_framework_runs_its_own_release(tmp_path, version, expecte
     assert codes(lint(config)) == expected
 
 
+def test_the_release_a_default_comes_from_is_written_as_a_release(tmp_path):
+    from vllm_lint.frameworks.defaults import default_tree
+    from vllm_lint.frameworks.packs import load_pack
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path / "verl" / "version" / "version", "0.2.0.dev\n")
+    config = write(tmp_path / "recipe" / "replay.yaml", VERL_REPLAY)
+    _, label = default_tree(load_pack("verl"), str(config), recorded_only=True)
+    assert " for verl 0.2.0 (the framework's own source in the project (" in label
+
+
 def test_a_pin_wins_over_the_framework_source_in_the_tree(tmp_path):
     (tmp_path / ".git").mkdir()
     write(tmp_path / "verl" / "version" / "version", "0.2.0.dev\n")

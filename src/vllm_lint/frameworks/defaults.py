@@ -78,7 +78,7 @@ def _recorded_defaults(pack: Pack, release: tuple[int, ...] | None, why: str) ->
         tree.entries[key] = Entry(value, provenance="default", why=why_unknown)
     label = f"the {pack.name} pack's recorded defaults ({pack.read_from})"
     if release is not None:
-        label += f" for {pack.name} {release} ({why})"
+        label += f" for {pack.name} {'.'.join(map(str, release))} ({why})"
     return tree, label
 
 
