@@ -61,7 +61,10 @@ SETTING_NAMES = frozenset(
         b"return_sampling_mask_logprobs",
     }
 )
-_IDENTIFIER_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+# The bytes of a Python name (an ASCII one: any other byte is taken to end it), and of a setting's
+# spellings, which flags and config keys write with dashes.
+NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_IDENTIFIER_BYTES = NAME_BYTES | {ord("-")}
 # After a setting's name: an assignment or keyword (``=``, not ``==``), an in-place ``|=``/``&=``, a walrus,
 # or an annotation or key with something after it on the line (``return_sampling_mask: bool = True``,
 # ``enable_trace_replay: true`` in YAML text); not a colon that ends the line (``if x.enable_trace_replay:``).
@@ -113,7 +116,7 @@ def _calls_llm(source: bytes) -> bool:
     """``LLM(`` not at the end of another name (``class AsyncLLM(``)."""
     index = source.find(b"LLM(")
     while index >= 0:
-        if index == 0 or not (source[index - 1 : index].isalnum() or source[index - 1 : index] == b"_"):
+        if index == 0 or source[index - 1] not in NAME_BYTES:
             return True
         index = source.find(b"LLM(", index + 1)
     return False

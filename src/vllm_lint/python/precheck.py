@@ -37,6 +37,7 @@ import re
 from bisect import bisect_left
 
 import vllm_lint.python.symbols as symbols
+from vllm_lint.python import NAME_BYTES
 from vllm_lint.python.state import STD_MODULES
 from vllm_lint.python.subprocesses import COMMAND_HOOKS, SUBPROCESS_CALLS, imports_module
 
@@ -358,16 +359,13 @@ _CONTAINER_IMAGE_KEY = re.compile(_IMAGE_KEY.encode())
 _CONTAINER_COMMAND_KEY = re.compile(_COMMAND_KEY.encode())
 
 
-_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-
-
 def _names(data: bytes, word: bytes) -> bool:
     """``word`` stands as a whole name somewhere in ``data``: ``LLM`` in ``vLLM`` or ``VLLM_PORT``
     is not the class (an import binds, and code reads, only whole names)."""
     index = data.find(word)
     while index >= 0:
         end = index + len(word)
-        if (index == 0 or data[index - 1] not in _NAME_BYTES) and (end == len(data) or data[end] not in _NAME_BYTES):
+        if (index == 0 or data[index - 1] not in NAME_BYTES) and (end == len(data) or data[end] not in NAME_BYTES):
             return True
         index = data.find(word, end)
     return False
