@@ -297,7 +297,7 @@ class _Reader:
             prefix = value.split(PLACEHOLDER, 1)[0]
             word = Word(None, start, end, prefix=prefix, style=style, multiline=node.style == "|")
             # As ``sh -c``'s script, the text around the template's expressions is read.
-            word.extra["script"] = (value, offs if offs is not None and len(offs) == len(value) else None)
+            word.extra["script"] = (value, offs)  # offsets that do not match the text are dropped where it is read
             return word
         word = Word(value, start, end, offs=offs, style=style, multiline=node.style == "|")
         word.quote = node.style if node.style in ('"', "'") else ""

@@ -38,8 +38,8 @@ from vllm_lint.launch.words import SHELL, Word, open_word
 from vllm_lint.launch.yamlsrc import PLACEHOLDER
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>\ue000]+")  # a run of characters that need no attention
-_PLAIN_QUOTED = re.compile(r'[^"\\$`\ue000]+')
+_PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>" + re.escape(PLACEHOLDER) + "]+")  # a run of characters that need no attention
+_PLAIN_QUOTED = re.compile(r'[^"\\$`' + re.escape(PLACEHOLDER) + "]+")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 _ELEMENT_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[[^\]]*\]\+?=")
 _SPECIAL = "@*#?$!-0123456789"
@@ -670,7 +670,7 @@ def _braced(inner: str, quoted: bool, start: int):
     if not match or inner.startswith(("#", "!")) and len(inner) > 1:
         return Unknown(quoted, start, split=not inner.startswith("#"))
     name, op, arg = match.group(1), match.group(2) or "", match.group(3)
-    if arg is not None and re.search(r"[$`\"'\\\ue000]", arg):
+    if arg is not None and re.search(r"[$`\"'\\" + re.escape(PLACEHOLDER) + "]", arg):
         return Unknown(quoted, start)  # a default with expansions or quotes
     return Var(name, op, arg, quoted, start)
 
@@ -840,12 +840,9 @@ def expand(raw: RawWord, state: ShellState, mapper: Mapper, multiline: bool = Tr
             word = Word(text, start, end, offs=None if unknown else offs, prefix="".join(chars) if unknown else "", style=SHELL, multiline=multiline)
             if unknown:
                 word.suffix = "".join(suffix)
-                if not words:
-                    templates = _script_templates(raw, state, mapper)
-                    if templates:
-                        word.extra["script"] = templates[0]
-                        word.extra["scripts"] = templates
-            elif not words and any(isinstance(p, Var) and isinstance(state.lookup(p.name), LocatedText) for p in raw.parts):
+            if not words and (
+                unknown or any(isinstance(p, Var) and isinstance(state.lookup(p.name), LocatedText) for p in raw.parts)
+            ):
                 templates = _script_templates(raw, state, mapper)
                 if templates:
                     word.extra["script"] = templates[0]
@@ -1730,11 +1727,7 @@ class Interpreter:
             literals = [raw.literal() for raw in raws[1:]]
             if "--" in literals and state.positional is not None:
                 # set -- WORDS: the parameters of the call being read are these words.
-                script_arguments = self._script_arguments()
-                words: list[Word] = []
-                for raw in raws[2 + literals.index("--") :]:
-                    words.extend(expand(raw, state, self.mapper, self.multiline, script_arguments))
-                state.positional = tuple(words)
+                state.positional = tuple(self._expand_all(raws[2 + literals.index("--") :]))
             if "allexport" in literals:
                 index = literals.index("allexport")
                 state.allexport = index > 0 and literals[index - 1] == "-o"
@@ -1772,14 +1765,9 @@ class Interpreter:
                 return
         if name is not None and not might_launch(name):
             return  # echo, cat, pip ...: no engine, and no change to the shell's state
-        words: list[Word] = []
-        script_arguments = self._script_arguments()
-        for raw in raws:
-            words.extend(expand(raw, state, self.mapper, self.multiline, script_arguments))
-        env = dict(state.env)
+        words = self._expand_all(raws)
+        env = self._command_env(assignments)
         env_open = state.env_open
-        for var, raw, skip in assignments:
-            env[var] = env_value(assignment_value(raw, skip, state))
         start = self.mapper(raws[0].start)
         last = self.mapper(raws[-1].end - 1)
         self._emit(Command(words, env, env_open, start, last + 1 if last >= 0 else start, self._guarded))
@@ -1815,13 +1803,9 @@ class Interpreter:
         first, last = raws[position], raws[-1]
         start, end = self.mapper(first.start), self.mapper(last.end - 1) + 1
         script = Word(None, start, end, style=SHELL, extra={"editable": False, "script": texts[0], "scripts": texts})
-        words: list[Word] = []
-        for raw in raws[:position]:
-            words.extend(expand(raw, self.state, self.mapper, self.multiline, self._script_arguments()))
+        words = self._expand_all(raws[:position])
         words += [Word("sh", start, start, style=SHELL, extra={"editable": False}), Word("-c", start, start, style=SHELL, extra={"editable": False}), script]
-        env = dict(self.state.env)
-        for var, raw, skip in assignments:
-            env[var] = env_value(assignment_value(raw, skip, self.state))
+        env = self._command_env(assignments)
         command_start = self.mapper(raws[0].start)
         self._emit(Command(words, env, self.state.env_open, command_start, end, self._guarded))
         return True
@@ -1900,12 +1884,8 @@ class Interpreter:
         shared.calls += 1
         shared.bound.add(name)
         state = self.state
-        script_arguments = self._script_arguments()
-        words: list[Word] = []
-        for raw in raws[1:]:
-            words.extend(expand(raw, state, self.mapper, self.multiline, script_arguments))
         entry = state.copy()
-        entry.positional = tuple(words)
+        entry.positional = tuple(self._expand_all(raws[1:]))
         for var, raw, skip in assignments:
             entry.assign(var, assignment_value(raw, skip, state), export=True)  # FOO=1 name ...
         reader = Interpreter(self.tokens, self.mapper, self._emit, entry, self.multiline, shared, self.depth + 1, self._guarded)
@@ -1918,10 +1898,7 @@ class Interpreter:
             append = raw.plain_prefix()[skip - 2 : skip] == "+="
         elements = raw.parts[-1].elements if len(raw.parts) == 2 and isinstance(raw.parts[-1], Unknown) else None
         if elements is not None:
-            script_arguments = self._script_arguments()
-            words: list[Word] = []
-            for element in elements:
-                words.extend(expand(element, state, self.mapper, self.multiline, script_arguments))
+            words = self._expand_all(elements)
             current = state.lookup(name)
             if append:
                 if not isinstance(current, ArrayValue):
@@ -1945,6 +1922,21 @@ class Interpreter:
             if located is not None and (value is UNKNOWN or located == value):
                 return located
         return value
+
+    def _expand_all(self, raws) -> list[Word]:
+        """The words ``raws`` expand to here, in order."""
+        script_arguments = self._script_arguments()
+        words: list[Word] = []
+        for raw in raws:
+            words.extend(expand(raw, self.state, self.mapper, self.multiline, script_arguments))
+        return words
+
+    def _command_env(self, assignments) -> dict:
+        """The environment a command runs with: the shell's, and its own ``NAME=value`` words."""
+        env = dict(self.state.env)
+        for var, raw, skip in assignments:
+            env[var] = env_value(assignment_value(raw, skip, self.state))
+        return env
 
     def _script_arguments(self) -> bool:
         """``$@`` here holds the script's own arguments (``expand``'s ``script_arguments``)."""
