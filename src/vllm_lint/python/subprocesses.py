@@ -78,27 +78,16 @@ def subprocess_call(analysis, path: str, node: ast.Call) -> object:
         target = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else keywords.get("args")
         argv = value_of(target)
         shell_value = value_of(keywords.get("shell")) if "shell" in keywords else False
-        if joined_words(argv) is not None and shell_value is True:
-            joined = _joined_script(joined_words(argv), _span(target), ListObj)
-        elif isinstance(argv, str) and shell_value is True:
-            script = (argv, _span(target))
-        elif _template_text(argv) is not None and shell_value is True:
-            script = (_template_text(argv), _span(target))
-        elif type(argv).__name__ == "ShellJoined" and shell_value is True:
-            argv_words = _list_words(argv.argv, target, call_span, ListObj)
+        if shell_value is True:
+            joined, script = _shell_text(argv, target, ListObj)
+            if joined is None and script is None and type(argv).__name__ == "ShellJoined":
+                argv_words = _list_words(argv.argv, target, call_span, ListObj)
         elif shell_value is False:
             argv_words = _list_words(argv, target, call_span, ListObj)
     elif path in SHELL_TEXT_CALLS:
         target = node.args[0] if node.args and not isinstance(node.args[0], ast.Starred) else keywords.get(SHELL_TEXT_CALLS[path])
-        text = value_of(target)
-        if target is None:
-            pass
-        elif joined_words(text) is not None:
-            joined = _joined_script(joined_words(text), _span(target), ListObj)
-        elif isinstance(text, str):
-            script = (text, _span(target))
-        elif _template_text(text) is not None:
-            script = (_template_text(text), _span(target))
+        if target is not None:
+            joined, script = _shell_text(value_of(target), target, ListObj)
     elif path == "asyncio.create_subprocess_exec":
         argv_words = _elements(node.args, values, call_span, ListObj)
     elif name.startswith("execl"):
@@ -193,6 +182,20 @@ def _container_env(value, dict_type, list_type) -> tuple[dict[str, object], bool
         text = item.get_value("value")
         env[name] = text if isinstance(text, str) else UNKNOWN  # valueFrom: a secret or a field
     return env, open_
+
+
+def _shell_text(value, target: ast.AST, list_type) -> tuple[tuple | None, tuple[str, Span] | None]:
+    """What a shell reads of a command text (``subprocess.*(..., shell=True)``, ``os.system``): a
+    ``" ".join(cmd)`` (each word at its element), a string, or an f-string with unknown values."""
+    from vllm_lint.python.values import joined_words
+
+    argv = joined_words(value)
+    if argv is not None:
+        return _joined_script(argv, _span(target), list_type), None
+    if isinstance(value, str):
+        return None, (value, _span(target))
+    template = _template_text(value)
+    return None, ((template, _span(target)) if template is not None else None)
 
 
 # Serving frameworks that run the argv a method of the service class returns, as its process:
