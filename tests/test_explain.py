@@ -151,6 +151,20 @@ def test_the_reason_names_the_splat_that_is_not_known(capsys, tmp_path):
     assert engine["settings"]["logprobs_mode"]["reason"] == "unresolved **engine_kwargs"
 
 
+def test_an_unresolved_star_args_is_named_over_a_resolved_mapping(capsys, tmp_path):
+    source = tmp_path / "engine.py"
+    source.write_text(
+        "from vllm import EngineArgs, LLMEngine\n"
+        "\n"
+        "\n"
+        "def build(args):\n"
+        '    known = {"model": "m"}\n'
+        "    return LLMEngine.from_engine_args(EngineArgs(*args, **known, return_sampling_mask=True))\n"
+    )
+    engine = only(capsys, str(source), "--target-version", "0.34")
+    assert engine["settings"]["logprobs_mode"]["reason"] == "unresolved *args"
+
+
 def test_a_request_of_unknown_keys_says_which_splat(capsys, tmp_path):
     """Requests have no record of the splat that opened them: the first ``**mapping`` is named."""
     source = tmp_path / "generate.py"

@@ -441,19 +441,19 @@ class _PythonReasons:
         call = self.trees.node_at(path, span.line, span.col, (ast.Call,))
         if call is not None:
             function = self.trees.enclosing_function(path, call)
-            opened = getattr(facts, "opened_by", None)  # engines record it; requests do not
-            splats = [keyword for keyword in call.keywords if keyword.arg is None]
-            # The splat the analysis could not resolve, where it says which; else the first one.
-            splats.sort(key=lambda k: opened is None or (k.value.lineno, k.value.col_offset) != (opened.line, opened.col))
-            for keyword in splats:
-                if keyword.arg is None:
-                    text = _short(keyword.value)
-                    if isinstance(keyword.value, ast.Name) and function is not None and keyword.value.id in _parameters(function):
-                        return f"unresolved **{text} (a parameter of {getattr(function, 'name', 'a lambda')})"
-                    return f"unresolved **{text}"
-            for arg in call.args:
-                if isinstance(arg, ast.Starred):
-                    return f"unresolved *{_short(arg.value)}"
+            # The ``**mapping`` or ``*args`` the analysis could not resolve, where it says which
+            # (engines record it; requests do not); else the first ``**``, then the first ``*``.
+            splats = [("**", k.value) for k in call.keywords if k.arg is None] + [("*", a.value) for a in call.args if isinstance(a, ast.Starred)]
+            opened = getattr(facts, "opened_by", None)
+            chosen = next((s for s in splats if opened and (s[1].lineno, s[1].col_offset) == (opened.line, opened.col)), None)
+            if chosen is None and splats:
+                chosen = splats[0]
+            if chosen is not None:
+                stars, value = chosen
+                text = f"unresolved {stars}{_short(value)}"
+                if stars == "**" and isinstance(value, ast.Name) and function is not None and value.id in _parameters(function):
+                    return f"{text} (a parameter of {getattr(function, 'name', 'a lambda')})"
+                return text
             if isinstance(call.func, ast.Attribute) and call.func.attr == "from_cli_args":
                 return "runtime data: a from_cli_args namespace"
         return "the arguments object is changed or passed to code vllm-lint does not follow"
