@@ -4,7 +4,7 @@ stands in the file, and look-alikes are not."""
 
 import pytest
 
-from vllm_lint.python import _builds_or_launches, _mentions_setting, needs_analysis
+from vllm_lint.python import _builds_or_launches, _setting_matches, needs_analysis
 
 SETTINGS = [
     b"sampling_mask",
@@ -30,6 +30,10 @@ NOT_SETTINGS = [
 ]
 LAUNCHES = [b'["vllm", "serve", model]', b"['vllm', 'serve']", b"-m vllm.entrypoints.openai.api_server", b"LLM(model)", b"EngineArgs(model=m)"]
 NOT_LAUNCHES = [b"server = serve(app)", b"'serve\"", b"api_server", b"AsyncLLM(engine)", b"vllm_LLM(x)", b"EngineArgs"]
+
+
+def _mentions_setting(text: bytes) -> bool:
+    return next(_setting_matches(text), None) is not None
 
 
 def _placed(word: bytes) -> list[bytes]:
@@ -135,3 +139,10 @@ def test_setting_names_are_every_name_of_a_setting_vllm_or_its_forks_take():
     holding = {name.encode() for name in names if next(_setting_matches(name.encode()), None) is not None}
     assert {b"return_sampling_mask", b"enable_trace_replay", b"trace_decode_token_ids"} <= holding
     assert holding - {b"no_" + n for n in SETTING_NAMES} <= SETTING_NAMES, holding - SETTING_NAMES
+
+
+def test_the_deferring_spellings_the_prefilter_looks_for_are_the_resolvers():
+    from vllm_lint.python import _DEFERS
+    from vllm_lint.python.deferred import COPYING_SPELLINGS
+
+    assert set(_DEFERS.pattern.decode().split("(?:")[1].split(")")[0].split("|")) == COPYING_SPELLINGS

@@ -81,13 +81,9 @@ def _lint_python_text(result: FileResult, source: str, version_for, noqa: bool) 
     path = result.path
     result.source = source
     result.newline = "\r\n" if "\r\n" in source[:10000] else "\n"
-    target = version_for(path)
-    from vllm_lint.python.built_images import may_build_image
+    from vllm_lint.python.built_images import with_built_images
 
-    if may_build_image(source):
-        from vllm_lint.python.built_images import with_built_images
-
-        target = with_built_images(target, source, path)
+    target = with_built_images(version_for(path), source, path)
     version, version_source = target
     try:
         with reading(target):

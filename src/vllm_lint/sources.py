@@ -21,6 +21,9 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # Larger files that may hold a finding are reported, not parsed: parsing and analysing
 # dense code takes a few hundred bytes of memory per byte of source.
 MAX_ANALYSED_BYTES = 4 * 1024 * 1024
+# The bytes of a Python name (an ASCII one: any other byte is taken to end it), for the byte
+# tests run before a file is parsed.
+NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def too_large_to_analyse(path: str, size: int) -> FileError:

@@ -7,7 +7,7 @@ import re
 
 from vllm_lint.checker import check_facts
 from vllm_lint.findings import Finding
-from vllm_lint.sources import MAX_ANALYSED_BYTES
+from vllm_lint.sources import MAX_ANALYSED_BYTES, NAME_BYTES
 from vllm_lint.versions import Version
 
 # Every finding needs an engine construction, a server launch or one of these
@@ -22,11 +22,6 @@ from vllm_lint.versions import Version
 _AFTER_SAMPLING = re.compile(rb"[_-]mask")
 _BEFORE_SAMPLING = re.compile(rb"batch[_-]sharded[_-]")
 _AFTER_TRACE = re.compile(rb"[_-]replay|_decode_token_ids")
-
-
-def _mentions_setting(text: bytes) -> bool:
-    """A replay setting stands in ``text`` (which need not mention vllm), read or written."""
-    return next(_setting_matches(text), None) is not None
 
 
 def _setting_matches(text: bytes):
@@ -61,9 +56,7 @@ SETTING_NAMES = frozenset(
         b"return_sampling_mask_logprobs",
     }
 )
-# The bytes of a Python name (an ASCII one: any other byte is taken to end it), and of a setting's
-# spellings, which flags and config keys write with dashes.
-NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# The bytes of a setting's spellings: a name's, and dashes (flags and config keys).
 _IDENTIFIER_BYTES = NAME_BYTES | {ord("-")}
 # After a setting's name: an assignment or keyword (``=``, not ``==``), an in-place ``|=``/``&=``, a walrus,
 # or an annotation or key with something after it on the line (``return_sampling_mask: bool = True``,
@@ -145,7 +138,7 @@ _STARTS_PROCESSES = re.compile(rb"subprocess|os\.exec|os\.system|os\.popen|__com
 # A launchpad node, which constructs its first argument later (``deferred.py``): a program
 # function builds nodes of the classes its callers hand it.  Processes, threads and executors'
 # ``submit`` are too common to let a file through on their own (the files they import are read).
-_DEFERS = re.compile(rb"\b(?:CourierNode|PyNode|PyClassNode)\(")
+_DEFERS = re.compile(rb"\b(?:CourierNode|PyNode|PyClassNode)\(")  # deferred.COPYING_SPELLINGS (not imported here: start-up)
 
 
 def needs_analysis(source: bytes, path: str | None) -> bool:

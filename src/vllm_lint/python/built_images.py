@@ -45,11 +45,6 @@ def may_build_image(source: str) -> bool:
     return "vllm" in source and any(marker in source for marker in _MARKERS) and any(p in source for p in PLATFORMS)
 
 
-def image_pins(source: str, path: str) -> list:
-    """The vLLM pins the images this module builds name (``pins.Pin``), in the order written."""
-    return _read(source, path)[0] if may_build_image(source) else []
-
-
 def _read(source: str, path: str) -> tuple[list, list[tuple[str, int]]]:
     """The vLLM pins of the module's images, and the third-party vLLM builds they start from."""
     try:

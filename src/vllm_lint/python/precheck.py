@@ -37,9 +37,9 @@ import re
 from bisect import bisect_left
 
 import vllm_lint.python.symbols as symbols
-from vllm_lint.python import NAME_BYTES
 from vllm_lint.python.state import STD_MODULES
 from vllm_lint.python.subprocesses import COMMAND_HOOKS, SUBPROCESS_CALLS, imports_module
+from vllm_lint.sources import NAME_BYTES
 
 # Names whose value starts an engine, a request or an engine built from EngineArgs.
 ENGINE_NAMES = symbols.KNOWN_CLASSES | symbols.ENGINE_ARGS_FUNCTIONS
