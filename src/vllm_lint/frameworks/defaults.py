@@ -194,7 +194,6 @@ def _pinned(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None
     if not pack.distribution or not linted_path:
         return None, frozenset(), ""
     directory = Path(linted_path).resolve().parent
-    own: tuple[tuple[int, ...], str] | None = None
     for candidate in [directory, *directory.parents]:
         for name in ("pyproject.toml", "requirements.txt"):
             file = candidate / name
@@ -202,10 +201,10 @@ def _pinned(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None
                 found = _pin_in(file, pack.distribution)
                 if found is not None:
                     return found[0], found[1], f"pinned in {file}"
-        if own is None and pack.version_file:
-            own = _own_release(candidate / pack.version_file)
         if (candidate / ".git").exists():
             break
+    version_file = _in_tree(pack.version_file, linted_path) if pack.version_file else None
+    own = _own_release(Path(version_file)) if version_file else None
     if own is not None:
         return own[0], frozenset(), own[1]
     return None, frozenset(), ""
@@ -214,7 +213,7 @@ def _pinned(pack: Pack, linted_path: str | None) -> tuple[tuple[int, ...] | None
 def _own_release(file: Path) -> tuple[tuple[int, ...], str] | None:
     """The release a framework's version file records (``0.2.0.dev``: 0.2.0)."""
     try:
-        text = file.read_text(encoding="utf-8").strip() if file.is_file() else ""
+        text = file.read_text(encoding="utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None
     match = re.match(r"v?(\d+(?:\.\d+)*)", text)
