@@ -678,11 +678,12 @@ def dockerfile_releases(text: str):
         elif keyword in ("COPY", "ADD") and not re.search(r"--from[= ]", body):
             copies = True
         elif keyword == "RUN" and "vllm" in body.lower():
-            for requirement, offset in pip_install_requirements(substituted(body, stage_values)):
+            command = substituted(body, stage_values)
+            for requirement, offset in pip_install_requirements(command):
                 if vllm_specifier(requirement) is not None:
                     found.append((requirement, line_of(instruction.start), ""))
                     installed = True
-            source_build = vllm_source_build(substituted(body, stage_values))
+            source_build = vllm_source_build(command)
             if source_build is not None:
                 found.append((*source_build[:1], line_of(instruction.start), source_build[1]))
                 installed = True
