@@ -553,7 +553,7 @@ def _rewriting_architectures(classes: _Classes) -> list[str]:
             hook = classes.lookup(*cls, "verify_and_update_model_config") if cls else None
             if cls is None or (hook is not None and "quant" in ast.unparse(hook[2])):
                 found.append(key.value)
-    return sorted(found) if found or tree else ["*"]
+    return sorted(found)
 
 
 def _module_dict_keys(sources, path: str, name: str) -> list[str]:

@@ -295,7 +295,7 @@ def _number(value):
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _plain_text_config(model: ModelFacts, release: dict) -> dict | None:
+def plain_text_config(model: ModelFacts, release: dict) -> dict | None:
     """``hf_text_config`` where vLLM reads the facts from its plain keys."""
     text = model.text_config
     return None if text is None or own_converter(model, release) else text
@@ -303,7 +303,7 @@ def _plain_text_config(model: ModelFacts, release: dict) -> dict | None:
 
 def _attention_heads(model: ModelFacts, release: dict):
     """``model_arch_config.total_num_attention_heads`` (``hf_text_config.num_attention_heads``)."""
-    text = _plain_text_config(model, release)
+    text = plain_text_config(model, release)
     value = _number(text.get("num_attention_heads")) if text is not None else None
     return (value, "num_attention_heads") if value is not None else None
 
@@ -311,7 +311,7 @@ def _attention_heads(model: ModelFacts, release: dict):
 def _kv_heads(model: ModelFacts, release: dict):
     """``get_total_num_kv_heads()``: the first spelling vLLM reads that the config writes (a
     config without one falls back to a default of its class's, which is not read)."""
-    text = _plain_text_config(model, release)
+    text = plain_text_config(model, release)
     if text is None:
         return None
     for key in release.get("aliases", {}).get("total_num_kv_heads", ()):
@@ -325,7 +325,7 @@ def _experts(model: ModelFacts, release: dict):
     """``get_num_experts()``: 0 where the model certainly has none (no key of its config names
     experts or MoE, in the spellings vLLM reads or any other a config class might default, and
     no per-block configs), the count where a spelling vLLM reads writes one."""
-    text = _plain_text_config(model, release)
+    text = plain_text_config(model, release)
     aliases = release.get("aliases", {}).get("num_experts")
     if text is None or not aliases or model.architectures is None:
         return None
@@ -342,7 +342,7 @@ def _experts(model: ModelFacts, release: dict):
 def _multi_head_latent_attention(model: ModelFacts, release: dict):
     """``use_mla``: False where neither config writes ``kv_lora_rank`` and the model type is not
     one of DeepSeek's or Kimi's (whose config classes may default it); otherwise not read."""
-    text = _plain_text_config(model, release)
+    text = plain_text_config(model, release)
     if text is None:
         return None
     types = " ".join(filter(None, (model.model_type, text.get("model_type") if isinstance(text.get("model_type"), str) else None)))

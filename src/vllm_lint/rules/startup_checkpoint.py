@@ -197,20 +197,6 @@ def generated(checks: _Checks, name: str) -> bool:
     return True
 
 
-def _text(model) -> dict | None:
-    """The language model's config, where vLLM reads it as the plain keys (no converter of its own)."""
-    text = model.text_config
-    if text is None:
-        return None
-    return text
-
-
-def _own_converter(model, data) -> bool:
-    from vllm_lint.model_facts import own_converter
-
-    return own_converter(model, data)
-
-
 def _int(value):
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -219,8 +205,10 @@ def derived_length(model, data, disable_sliding_window=False):
     """(length, fact) vLLM derives from the config, or None where it cannot be read."""
     length = data.get("length") or {}
     keys = length.get("keys")
-    text = _text(model)
-    if not keys or text is None or _own_converter(model, data):
+    from vllm_lint.model_facts import plain_text_config
+
+    text = plain_text_config(model, data)
+    if not keys or text is None:
         return None
     derived, key = None, None
     for name in keys:
@@ -347,7 +335,7 @@ def _max_model_len(checks: _Checks):
     length, fact = derived
     if requested <= length:
         return
-    for config in (_text(checks.model) or {}, checks.model.config):
+    for config in (checks.model.text_config or {}, checks.model.config):
         allowed = config.get("model_max_length")
         if allowed is not None and (not isinstance(allowed, (int, float)) or requested <= allowed):
             return  # vLLM lets a length up to the config's model_max_length through
