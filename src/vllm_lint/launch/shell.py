@@ -28,6 +28,7 @@ script does not set is taken as unset.
 from __future__ import annotations
 
 import copy
+import fnmatch
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -1008,11 +1009,15 @@ def command_text(raw: RawWord, skip: int, state: ShellState, mapper: Mapper) -> 
     if not any(isinstance(part, Lit) and any(ch in " \t\n" for ch in part.text) for part in raw.parts):
         return None
     texts = _script_templates(raw, state, mapper, skip)
-    if not texts:
-        return None
+    return _command_value(texts) if texts else None
+
+
+def _command_value(texts) -> object:
+    """A variable's command texts: one read as written (``LocatedText``), or the texts its ways of
+    being set give (``CommandText``); UNKNOWN past a few."""
     if len(texts) == 1 and OUTER_VALUE not in texts[0][0]:
         return LocatedText(*texts[0])
-    return CommandText(tuple((text, tuple(offs)) for text, offs in texts))
+    return CommandText(tuple((text, tuple(offs)) for text, offs in texts)) if len(texts) <= _MAX_COMMAND_TEXTS else UNKNOWN
 
 
 def _array_words(value: object, quoted: bool) -> list[Word] | None:
@@ -1524,11 +1529,8 @@ class Interpreter:
             if frame is not None:
                 frame.cond = state.copy()
                 verdict = self._verdict(frame.test or []) if self.depth > 0 else None
-                frame.blind = frame.blind or (verdict is None and _expands(frame.test or []))
+                self._decide(frame, verdict, verdict is None and _expands(frame.test or []))
                 frame.test = None
-                frame.dead = frame.settled or verdict is False
-                frame.settled = frame.settled or verdict is True
-                self._blind_branch(frame)
         elif word in ("elif", "else"):
             frame = self._top("if")
             if frame is not None:
@@ -1634,8 +1636,13 @@ class Interpreter:
         verdict = None
         if self.depth > 0 and not frame.fallthrough and frame.subject is not None and frame.patterns:
             verdict = self._matches(frame.subject, frame.patterns)
-        frame.blind = frame.blind or (self.depth > 0 and verdict is None and _expands([[frame.subject, *frame.patterns]] if frame.subject else []))
+        self._decide(frame, verdict, self.depth > 0 and verdict is None and _expands([[frame.subject, *frame.patterns]] if frame.subject else []))
         frame.patterns = []
+
+    def _decide(self, frame: _Frame, verdict: bool | None, blind: bool) -> None:
+        """A branch's test read (``if ...; then``, a ``case`` arm's patterns): taken, not taken or
+        either (``verdict``), and ``blind`` when no one can decide it."""
+        frame.blind = frame.blind or blind
         frame.dead = frame.settled or verdict is False
         frame.settled = frame.settled or verdict is True
         self._blind_branch(frame)
@@ -1652,8 +1659,6 @@ class Interpreter:
 
     def _matches(self, subject: RawWord, patterns: list[RawWord]) -> bool | None:
         """``case $1 in vllm|serve)``: whether a pattern matches the known word; None if unknown."""
-        import fnmatch
-
         text = self._known_text(subject)
         if text is None:
             return None
@@ -1692,8 +1697,6 @@ class Interpreter:
         if None in texts:
             return None
         if program == "[[" and operands[2].literal() is not None:
-            import fnmatch
-
             same = fnmatch.fnmatchcase(texts[0], texts[1])  # [[ $1 == sg* ]]: a pattern
         else:
             same = texts[0] == texts[1]
@@ -1912,10 +1915,7 @@ class Interpreter:
             more = _script_templates(raw, state, self.mapper, skip) if held and (value is UNKNOWN or isinstance(current, (CommandText, LocatedText))) else []
             if more:
                 # NAME+=" --flag": the command text goes on.
-                texts = tuple((text + added, offs + tuple(added_offs)) for text, offs in held for added, added_offs in more)
-                if len(texts) == 1 and OUTER_VALUE not in texts[0][0]:
-                    return LocatedText(*texts[0])
-                return CommandText(texts) if len(texts) <= _MAX_COMMAND_TEXTS else UNKNOWN
+                return _command_value([(text + added, offs + tuple(added_offs)) for text, offs in held for added, added_offs in more])
             return current + value if isinstance(current, str) and isinstance(value, str) else UNKNOWN
         if value is UNKNOWN or (isinstance(value, str) and any(ch in value for ch in " \t\n")):
             located = command_text(raw, skip, state, self.mapper)
